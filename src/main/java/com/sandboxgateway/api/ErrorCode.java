@@ -1,0 +1,51 @@
+package com.sandboxgateway.api;
+
+/**
+ * Every error the gateway itself answers on {@code /v1/**}, with its HTTP status and the OpenAI error
+ * {@code type}. The {@link #code()} strings are part of the public contract: SDK users match on them.
+ */
+public enum ErrorCode {
+    INVALID_API_KEY(401, "invalid_request_error"),
+    ROUTE_NOT_ALLOWED(404, "invalid_request_error"),
+    NOT_FOUND(404, "invalid_request_error"),
+    INVALID_REQUEST(400, "invalid_request_error"),
+    SECRET_DETECTED(400, "invalid_request_error"),
+    CONTAINER_FILE_NOT_INPUT_FILE(400, "invalid_request_error"),
+    DOMAIN_NOT_ALLOWED(403, "permission_error"),
+    MEMORY_LIMIT_NOT_ALLOWED(403, "permission_error"),
+    TOOL_NOT_ALLOWED(403, "permission_error"),
+    FILE_TOO_LARGE(413, "invalid_request_error"),
+    UNSUPPORTED_FILE_TYPE(415, "invalid_request_error"),
+    MISSING_REQUIRED_COLUMNS(422, "invalid_request_error"),
+    INVALID_FILE(422, "invalid_request_error"),
+    RATE_LIMIT_EXCEEDED(429, "rate_limit_error"),
+    TURN_BUDGET_EXHAUSTED(429, "rate_limit_error"),
+    SPEND_BUDGET_EXHAUSTED(429, "insufficient_quota"),
+    UPSTREAM_ERROR(502, "server_error"),
+    UPSTREAM_UNAVAILABLE(503, "server_error"),
+    AUDIT_UNAVAILABLE(503, "server_error"),
+    UPSTREAM_TIMEOUT(504, "server_error"),
+    INTERNAL_ERROR(500, "server_error");
+
+    private final int status;
+    private final String type;
+
+    ErrorCode(int status, String type) {
+        this.status = status;
+        this.type = type;
+    }
+
+    /** The wire name, e.g. {@code route_not_allowed}. */
+    public String code() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    public int status() {
+        return status;
+    }
+
+    /** OpenAI's {@code error.type}. */
+    public String type() {
+        return type;
+    }
+}

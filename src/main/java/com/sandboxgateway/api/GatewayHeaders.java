@@ -1,0 +1,17 @@
+package com.sandboxgateway.api;
+
+/** Names of the headers the gateway reads from clients or adds to its answers. */
+public final class GatewayHeaders {
+
+    /** Gateway request id on every answer; the upstream id is kept apart. */
+    public static final String REQUEST_ID = "x-request-id";
+    /** OpenAI's request id, relayed under this name so support can correlate both sides. */
+    public static final String UPSTREAM_REQUEST_ID = "x-upstream-request-id";
+    public static final String SESSION = "X-Gateway-Session";
+    public static final String DATASET_PROFILE = "X-Gateway-Dataset-Profile";
+    public static final String TURNS_REMAINING = "X-Gateway-Turns-Remaining";
+    public static final String SANITIZED = "X-Gateway-Sanitized";
+
+    private GatewayHeaders() {
+    }
+}

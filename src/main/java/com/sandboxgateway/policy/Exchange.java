@@ -1,0 +1,98 @@
+package com.sandboxgateway.policy;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import com.sandboxgateway.api.RouteMatch;
+import com.sandboxgateway.auth.Principal;
+
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Everything the gateway knows about one request on its way through: who sent it, which route, the
+ * gateway headers it carried, its body, and the headers the steps want on the answer. Typed fields
+ * only: a step that needs to carry something new adds a field here, so the flow stays readable.
+ */
+public final class Exchange {
+
+    private final String requestId;
+    private final Principal principal;
+    private final RouteMatch route;
+    private final String rawQuery;
+    private final String session;
+    private final String datasetProfile;
+    private final Map<String, String> responseHeaders = new LinkedHashMap<>();
+    private RequestBody body;
+    private boolean bodyReplaced;
+
+    public Exchange(String requestId, Principal principal, RouteMatch route, String rawQuery, String session,
+                    String datasetProfile, RequestBody body) {
+        this.requestId = requestId;
+        this.principal = principal;
+        this.route = route;
+        this.rawQuery = rawQuery;
+        this.session = session;
+        this.datasetProfile = datasetProfile;
+        this.body = body;
+    }
+
+    public String requestId() {
+        return requestId;
+    }
+
+    public Principal principal() {
+        return principal;
+    }
+
+    public RouteMatch route() {
+        return route;
+    }
+
+    /** The client's query string exactly as sent, or {@code null}. */
+    public String rawQuery() {
+        return rawQuery;
+    }
+
+    /** The {@code X-Gateway-Session} header, or {@code null}. */
+    public String session() {
+        return session;
+    }
+
+    /** The {@code X-Gateway-Dataset-Profile} header, or {@code null}. */
+    public String datasetProfile() {
+        return datasetProfile;
+    }
+
+    public RequestBody body() {
+        return body;
+    }
+
+    /** The JSON request object, or {@code null} when the body is not JSON. */
+    public ObjectNode json() {
+        return body instanceof RequestBody.Json json ? json.object() : null;
+    }
+
+    /** Replaces the body; the upstream gets the new one instead of the client's bytes. */
+    public void replaceBody(RequestBody replacement) {
+        this.body = replacement;
+        this.bodyReplaced = true;
+    }
+
+    /** Marks the JSON object as edited in place, so it is serialized again rather than sent as received. */
+    public void jsonEdited() {
+        this.bodyReplaced = true;
+    }
+
+    public boolean bodyReplaced() {
+        return bodyReplaced;
+    }
+
+    /** Adds a header to the answer the client gets, whatever the outcome. */
+    public void addResponseHeader(String name, String value) {
+        responseHeaders.put(name, value);
+    }
+
+    public Map<String, String> responseHeaders() {
+        return Map.copyOf(responseHeaders);
+    }
+}

@@ -1,0 +1,34 @@
+package com.sandboxgateway.policy;
+
+import java.util.List;
+
+/**
+ * The request steps in the order they run and the inspectors that see the answers. The order is
+ * declared once, in {@link PolicyConfiguration}.
+ */
+public final class PolicyChain {
+
+    private final List<RequestStep> steps;
+    private final List<ResponseInspector> inspectors;
+
+    public PolicyChain(List<RequestStep> steps, List<ResponseInspector> inspectors) {
+        this.steps = List.copyOf(steps);
+        this.inspectors = List.copyOf(inspectors);
+    }
+
+    /** Runs the steps in order and returns the first refusal, or {@link Decision#PROCEED}. */
+    public Decision apply(Exchange exchange) {
+        for (RequestStep step : steps) {
+            Decision decision = step.apply(exchange);
+            if (decision instanceof Decision.Reject) {
+                return decision;
+            }
+        }
+        return Decision.PROCEED;
+    }
+
+    /** The inspectors, in order, that see every answer before the client does. */
+    public List<ResponseInspector> inspectors() {
+        return inspectors;
+    }
+}

@@ -1,0 +1,25 @@
+package com.sandboxgateway.policy;
+
+import com.sandboxgateway.api.Route;
+import com.sandboxgateway.upstream.SseEvent;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Looks at what the upstream answered before the client gets it (to record ownership, audit executed
+ * code, settle budgets). An inspector that throws {@link com.sandboxgateway.api.GatewayException}
+ * keeps the answer from the client: the client gets that error instead.
+ */
+public interface ResponseInspector {
+
+    /** Whether complete JSON answers on this route should be buffered and shown to {@link #onJson}. */
+    boolean inspects(Route route);
+
+    /** A successful (2xx) JSON answer of an inspected route, before it is relayed. */
+    default void onJson(Exchange exchange, JsonNode body) {
+    }
+
+    /** One event of a streamed answer (on any route), before it is relayed. */
+    default void onEvent(Exchange exchange, SseEvent event) {
+    }
+}

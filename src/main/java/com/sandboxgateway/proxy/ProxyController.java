@@ -1,0 +1,141 @@
+package com.sandboxgateway.proxy;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.RequestMapping;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.api.GatewayHeaders;
+import com.sandboxgateway.api.RouteMatch;
+import com.sandboxgateway.auth.ApiKeyAuthenticator;
+import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.policy.Decision;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.PolicyChain;
+import com.sandboxgateway.policy.RequestBody;
+import com.sandboxgateway.upstream.UpstreamClient;
+import com.sandboxgateway.upstream.UpstreamRequest;
+import com.sandboxgateway.upstream.UpstreamResponse;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@code /v1} surface. Every request takes the same one-way path: authenticate, match a route,
+ * run the policy chain, call the upstream, relay the answer through the inspectors.
+ */
+@Controller
+class ProxyController {
+
+    private static final Logger log = LoggerFactory.getLogger(ProxyController.class);
+    /** Client headers that may go upstream; credentials and org selectors never do. */
+    private static final String[] FORWARDED_HEADERS = {"Accept", "OpenAI-Beta", "X-Client-Request-Id"};
+
+    private final ApiKeyAuthenticator authenticator;
+    private final RouteTable routes = new RouteTable();
+    private final PolicyChain chain;
+    private final UpstreamClient upstream;
+    private final JsonMapper json;
+    private final OpenAiErrors errors;
+    private final RequestBodies bodies;
+    private final ResponseRelay relay;
+
+    ProxyController(ApiKeyAuthenticator authenticator, PolicyChain chain, UpstreamClient upstream, JsonMapper json,
+                    ProxyProperties properties) {
+        this.authenticator = authenticator;
+        this.chain = chain;
+        this.upstream = upstream;
+        this.json = json;
+        this.errors = new OpenAiErrors(json);
+        this.bodies = new RequestBodies(json, properties.maxJsonBytes());
+        this.relay = new ResponseRelay(json, errors, properties.maxJsonBytes());
+    }
+
+    @RequestMapping("/v1/**")
+    void handle(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String requestId = RequestIds.next();
+        response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
+        MDC.put("requestId", requestId);
+        try {
+            proxy(requestId, request, response);
+        } catch (GatewayException e) {
+            refuse(response, e.code(), e.getMessage(), e.param());
+        } finally {
+            MDC.remove("requestId");
+        }
+    }
+
+    private void proxy(String requestId, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        Optional<Principal> principal = authenticator.authenticate(request.getHeader("Authorization"));
+        if (principal.isEmpty()) {
+            refuse(response, ErrorCode.INVALID_API_KEY,
+                    "Missing or unknown gateway key. Send 'Authorization: Bearer <gateway key>'; ask your platform team for a key.", null);
+            return;
+        }
+        Optional<RouteMatch> route = routes.match(request.getMethod(), request.getRequestURI());
+        if (route.isEmpty()) {
+            refuse(response, ErrorCode.ROUTE_NOT_ALLOWED, "The gateway does not serve " + request.getMethod() + " "
+                    + request.getRequestURI() + ". It forwards the responses, files and containers routes only.", null);
+            return;
+        }
+        RequestBody body = bodies.read(route.get().route(), request);
+        Exchange exchange = new Exchange(requestId, principal.get(), route.get(), request.getQueryString(),
+                request.getHeader(GatewayHeaders.SESSION), request.getHeader(GatewayHeaders.DATASET_PROFILE), body);
+        Decision decision = chain.apply(exchange);
+        exchange.responseHeaders().forEach(response::setHeader);
+        if (decision instanceof Decision.Reject(ErrorCode code, String message, String param)) {
+            refuse(response, code, message, param);
+            return;
+        }
+        try (UpstreamResponse answer = upstream.send(upstreamRequest(exchange, request))) {
+            relay.relay(exchange, answer, chain.inspectors(), response);
+        }
+    }
+
+    private UpstreamRequest upstreamRequest(Exchange exchange, HttpServletRequest request) {
+        Map<String, String> headers = new HashMap<>();
+        for (String name : FORWARDED_HEADERS) {
+            String value = request.getHeader(name);
+            if (value != null) {
+                headers.put(name, value);
+            }
+        }
+        String query = exchange.rawQuery();
+        String path = request.getRequestURI() + (query == null ? "" : "?" + query);
+        UpstreamRequest.Body body = switch (exchange.body()) {
+            case RequestBody.None none -> new UpstreamRequest.NoBody();
+            case RequestBody.Json edited when exchange.bodyReplaced() ->
+                    new UpstreamRequest.Bytes(json.writeValueAsBytes(edited.object()), "application/json");
+            case RequestBody.Json asSent -> new UpstreamRequest.Bytes(asSent.raw(), "application/json");
+            case RequestBody.Stream upload ->
+                    new UpstreamRequest.Stream(upload.content(), upload.length(), upload.contentType());
+        };
+        return new UpstreamRequest(request.getMethod(), path, headers, body, isStreamRequest(exchange, query));
+    }
+
+    private static boolean isStreamRequest(Exchange exchange, String query) {
+        if (exchange.json() != null) {
+            return exchange.json().path("stream").asBoolean(false);
+        }
+        return query != null && ("&" + query + "&").contains("&stream=true&");
+    }
+
+    private void refuse(HttpServletResponse response, ErrorCode code, String message, String param) throws IOException {
+        if (response.isCommitted()) {
+            log.warn("Could not report {} to the client: the answer had already started", code.code());
+            return;
+        }
+        log.info("Refused with {}: {}", code.code(), message);
+        errors.write(response, code, message, param);
+    }
+}

@@ -1,0 +1,25 @@
+package com.sandboxgateway.proxy;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Limits of the {@code /v1} proxy itself.
+ *
+ * @param maxJsonSize largest JSON request body, inspected JSON answer or single streamed event the
+ *        gateway holds in memory; larger ones are refused rather than risking the heap
+ */
+@ConfigurationProperties("gateway.proxy")
+record ProxyProperties(@DefaultValue("64MB") DataSize maxJsonSize) {
+
+    ProxyProperties {
+        if (maxJsonSize.toBytes() < 1024 || maxJsonSize.toBytes() > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("gateway.proxy.max-json-size must be between 1KB and 2GB, was " + maxJsonSize);
+        }
+    }
+
+    int maxJsonBytes() {
+        return (int) maxJsonSize.toBytes();
+    }
+}

@@ -1,0 +1,215 @@
+package com.sandboxgateway.proxy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.servlet.http.HttpServletResponse;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.api.GatewayHeaders;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.ResponseInspector;
+import com.sandboxgateway.upstream.SseEvent;
+import com.sandboxgateway.upstream.SseEventReader;
+import com.sandboxgateway.upstream.UpstreamClient;
+import com.sandboxgateway.upstream.UpstreamResponse;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Copies an upstream answer to the client in one of three ways: event streams event by event (each
+ * inspected, then flushed), JSON answers that inspectors want whole, and everything else byte for
+ * byte as it arrives.
+ */
+final class ResponseRelay {
+
+    /** Upstream headers worth relaying; hop-by-hop headers and OpenAI's org-wide rate limits are not. */
+    private static final Set<String> RELAYED_HEADERS = Set.of("content-type", "content-disposition",
+            "openai-processing-ms", "openai-version", "retry-after", "retry-after-ms", "x-should-retry");
+    private static final Set<String> TERMINAL_EVENTS = Set.of("response.completed", "response.failed",
+            "response.incomplete", "error");
+
+    private final JsonMapper json;
+    private final OpenAiErrors errors;
+    private final int maxJsonBytes;
+
+    ResponseRelay(JsonMapper json, OpenAiErrors errors, int maxJsonBytes) {
+        this.json = json;
+        this.errors = errors;
+        this.maxJsonBytes = maxJsonBytes;
+    }
+
+    void relay(Exchange exchange, UpstreamResponse upstream, List<ResponseInspector> inspectors,
+               HttpServletResponse response) throws IOException {
+        if (upstream.isEventStream()) {
+            relayEvents(exchange, upstream, inspectors, response);
+            return;
+        }
+        List<ResponseInspector> jsonInspectors = inspectors.stream()
+                .filter(inspector -> inspector.inspects(exchange.route().route())).toList();
+        if (!jsonInspectors.isEmpty() && isSuccess(upstream.status()) && isJson(upstream)) {
+            relayInspected(exchange, upstream, jsonInspectors, response);
+        } else {
+            relayBytes(upstream, response);
+        }
+    }
+
+    private void relayBytes(UpstreamResponse upstream, HttpServletResponse response) throws IOException {
+        copyHeaders(upstream, response);
+        String length = upstream.header("Content-Length");
+        if (length != null) {
+            response.setHeader("Content-Length", length);
+        }
+        try (InputStream in = upstream.body()) {
+            OutputStream out = response.getOutputStream();
+            // Headers are committed; a failure past this point can only cut the answer short.
+            in.transferTo(out);
+        }
+    }
+
+    private void relayInspected(Exchange exchange, UpstreamResponse upstream, List<ResponseInspector> inspectors,
+                                HttpServletResponse response) throws IOException {
+        byte[] body;
+        try {
+            body = upstream.readBody(maxJsonBytes);
+        } catch (IOException e) {
+            throw UpstreamClient.failure(e);
+        }
+        JsonNode parsed;
+        try {
+            parsed = json.readTree(body);
+        } catch (JacksonException e) {
+            throw new GatewayException(ErrorCode.UPSTREAM_ERROR,
+                    "The upstream API answered with malformed JSON. Retry later.", null, e);
+        }
+        for (ResponseInspector inspector : inspectors) {
+            inspector.onJson(exchange, parsed);
+        }
+        copyHeaders(upstream, response);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
+
+    private void relayEvents(Exchange exchange, UpstreamResponse upstream, List<ResponseInspector> inspectors,
+                             HttpServletResponse response) throws IOException {
+        copyHeaders(upstream, response);
+        response.setHeader("Cache-Control", "no-cache");
+        response.setHeader("X-Accel-Buffering", "no");
+        OutputStream out = response.getOutputStream();
+        response.flushBuffer();
+        SseEventReader reader = new SseEventReader(upstream.body(), maxJsonBytes);
+        SseEvent last = null;
+        while (true) {
+            SseEvent event;
+            try {
+                event = reader.next();
+            } catch (IOException e) {
+                GatewayException failure = UpstreamClient.failure(e);
+                endWithError(out, upstream, failure.code(), idleOrBrokenMessage(failure.code()), last);
+                return;
+            }
+            if (event == null || !event.complete()) {
+                if (!isTerminal(last)) {
+                    endWithError(out, upstream, ErrorCode.UPSTREAM_ERROR,
+                            "The upstream stream ended before the response finished. Retrieve the response to see its state.", last);
+                }
+                return;
+            }
+            try {
+                for (ResponseInspector inspector : inspectors) {
+                    inspector.onEvent(exchange, event);
+                }
+            } catch (GatewayException e) {
+                endWithError(out, upstream, e.code(), e.getMessage(), last);
+                return;
+            }
+            if (!send(out, event.raw())) {
+                upstream.abort();
+                return;
+            }
+            last = event;
+        }
+    }
+
+    private void endWithError(OutputStream out, UpstreamResponse upstream, ErrorCode code, String message, SseEvent last) {
+        upstream.abort();
+        send(out, errors.event(code, message, nextSequenceNumber(last)));
+    }
+
+    private static String idleOrBrokenMessage(ErrorCode code) {
+        return code == ErrorCode.UPSTREAM_TIMEOUT
+                ? "The upstream stream went silent for longer than the gateway waits. Retrieve the response to see its state."
+                : "The upstream stream broke off. Retrieve the response to see its state.";
+    }
+
+    /** Writes and flushes; false when the client has gone away. */
+    private static boolean send(OutputStream out, byte[] bytes) {
+        try {
+            out.write(bytes);
+            out.flush();
+            return true;
+        } catch (IOException clientGone) {
+            return false;
+        }
+    }
+
+    private boolean isTerminal(SseEvent event) {
+        if (event == null) {
+            return false;
+        }
+        return event.isDoneSentinel() || TERMINAL_EVENTS.contains(eventType(event));
+    }
+
+    private String eventType(SseEvent event) {
+        if (event.event() != null) {
+            return event.event();
+        }
+        JsonNode data = parseData(event);
+        return data == null ? null : data.path("type").asString(null);
+    }
+
+    private long nextSequenceNumber(SseEvent last) {
+        JsonNode data = last == null ? null : parseData(last);
+        return data == null ? 0 : data.path("sequence_number").asLong(-1) + 1;
+    }
+
+    private JsonNode parseData(SseEvent event) {
+        if (event.data() == null || event.isDoneSentinel()) {
+            return null;
+        }
+        try {
+            return json.readTree(event.data());
+        } catch (JacksonException e) {
+            return null;
+        }
+    }
+
+    private static void copyHeaders(UpstreamResponse upstream, HttpServletResponse response) {
+        response.setStatus(upstream.status());
+        for (Map.Entry<String, String> header : upstream.headers()) {
+            String name = header.getKey().toLowerCase(Locale.ROOT);
+            if (RELAYED_HEADERS.contains(name)) {
+                response.setHeader(header.getKey(), header.getValue());
+            } else if (name.equals("x-request-id")) {
+                response.setHeader(GatewayHeaders.UPSTREAM_REQUEST_ID, header.getValue());
+            }
+        }
+    }
+
+    private static boolean isSuccess(int status) {
+        return status >= 200 && status < 300;
+    }
+
+    private static boolean isJson(UpstreamResponse upstream) {
+        String contentType = upstream.header("Content-Type");
+        return contentType != null && contentType.toLowerCase(Locale.ROOT).contains("json");
+    }
+}

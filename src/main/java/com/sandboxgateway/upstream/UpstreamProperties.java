@@ -1,0 +1,51 @@
+package com.sandboxgateway.upstream;
+
+import java.net.URI;
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Where the gateway forwards to and how long it waits.
+ *
+ * @param baseUrl the OpenAI API root, without {@code /v1}; ignored when no key is set and the
+ *        offline simulator plays OpenAI
+ * @param apiKey the organisation's OpenAI key; the only credential that ever goes upstream. Leave it
+ *        empty to run against the bundled offline simulator
+ * @param connectTimeout how long to wait for a TCP/TLS connection to the upstream
+ * @param readTimeout how long to wait for the upstream's answer and between reads of it; long,
+ *        because code-interpreter runs take minutes
+ * @param streamIdleTimeout how long a streamed answer may stay silent before the gateway ends it with
+ *        an {@code error} event
+ * @param maxConnections pooled upstream connections; each running call holds one
+ */
+@ConfigurationProperties("gateway.upstream")
+public record UpstreamProperties(
+        @DefaultValue("https://api.openai.com") URI baseUrl,
+        String apiKey,
+        @DefaultValue("5s") Duration connectTimeout,
+        @DefaultValue("10m") Duration readTimeout,
+        @DefaultValue("5m") Duration streamIdleTimeout,
+        @DefaultValue("1000") int maxConnections) {
+
+    public UpstreamProperties {
+        requirePositive(connectTimeout, "connect-timeout");
+        requirePositive(readTimeout, "read-timeout");
+        requirePositive(streamIdleTimeout, "stream-idle-timeout");
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("gateway.upstream.max-connections must be at least 1, was " + maxConnections);
+        }
+    }
+
+    /** True when no OpenAI key is configured and the offline simulator should answer instead. */
+    public boolean useSimulator() {
+        return apiKey == null || apiKey.isBlank();
+    }
+
+    private static void requirePositive(Duration value, String name) {
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException("gateway.upstream." + name + " must be positive, was " + value);
+        }
+    }
+}

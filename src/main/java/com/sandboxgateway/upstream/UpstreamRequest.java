@@ -1,0 +1,36 @@
+package com.sandboxgateway.upstream;
+
+import java.io.InputStream;
+import java.util.Map;
+
+/**
+ * One call to make upstream. The path keeps the client's raw query string; the org key is added by
+ * {@link UpstreamClient}, never taken from the client.
+ *
+ * @param headers extra headers to send (content negotiation and the like, never credentials)
+ * @param streaming the answer is expected to be a long-lived event stream, so reads wait up to the
+ *        stream idle timeout rather than the read timeout
+ */
+public record UpstreamRequest(String method, String pathAndQuery, Map<String, String> headers, Body body,
+                              boolean streaming) {
+
+    public UpstreamRequest {
+        headers = Map.copyOf(headers);
+    }
+
+    /** What is sent as the request body. */
+    public sealed interface Body {
+    }
+
+    /** No body. */
+    public record NoBody() implements Body {
+    }
+
+    /** A body already in memory, such as a JSON request. */
+    public record Bytes(byte[] content, String contentType) implements Body {
+    }
+
+    /** A body streamed from the client as it arrives; {@code length} is -1 when unknown (sent chunked). */
+    public record Stream(InputStream content, long length, String contentType) implements Body {
+    }
+}

@@ -1,0 +1,86 @@
+package com.sandboxgateway.upstream;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+
+/**
+ * An upstream answer whose body is still on the wire. Reading the body to its end and closing this
+ * returns the connection to the pool; closing early (or {@link #abort()}) drops the connection, which
+ * is how a client's disconnect cancels the upstream call.
+ */
+public final class UpstreamResponse implements AutoCloseable {
+
+    private final HttpUriRequestBase request;
+    private final ClassicHttpResponse response;
+
+    UpstreamResponse(HttpUriRequestBase request, ClassicHttpResponse response) {
+        this.request = request;
+        this.response = response;
+    }
+
+    public int status() {
+        return response.getCode();
+    }
+
+    /** The first value of a header, or {@code null}. */
+    public String header(String name) {
+        Header header = response.getFirstHeader(name);
+        return header == null ? null : header.getValue();
+    }
+
+    /** All headers in arrival order. */
+    public List<Map.Entry<String, String>> headers() {
+        List<Map.Entry<String, String>> headers = new ArrayList<>();
+        for (Header header : response.getHeaders()) {
+            headers.add(Map.entry(header.getName(), header.getValue()));
+        }
+        return headers;
+    }
+
+    public boolean isEventStream() {
+        String contentType = header("Content-Type");
+        return contentType != null && contentType.regionMatches(true, 0, "text/event-stream", 0, 17);
+    }
+
+    /** The body as it arrives; empty when the answer has none. */
+    public InputStream body() throws IOException {
+        HttpEntity entity = response.getEntity();
+        return entity == null ? InputStream.nullInputStream() : entity.getContent();
+    }
+
+    /**
+     * Reads the whole body, refusing one larger than {@code maxBytes} (a misbehaving upstream must not
+     * exhaust the heap).
+     */
+    public byte[] readBody(int maxBytes) throws IOException {
+        try (InputStream in = body()) {
+            byte[] bytes = in.readNBytes(maxBytes + 1);
+            if (bytes.length > maxBytes) {
+                throw new IOException("upstream body larger than " + maxBytes + " bytes");
+            }
+            return bytes;
+        }
+    }
+
+    /** Drops the connection mid-answer; the upstream sees the call cancelled. */
+    public void abort() {
+        request.cancel();
+    }
+
+    @Override
+    public void close() {
+        try {
+            response.close();
+        } catch (IOException ignored) {
+            // The connection is discarded either way; nothing useful to report.
+        }
+    }
+}

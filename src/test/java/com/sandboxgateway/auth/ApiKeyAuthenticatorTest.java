@@ -1,0 +1,72 @@
+package com.sandboxgateway.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+class ApiKeyAuthenticatorTest {
+
+    private static final String ALICE_HASH = "a1c877a2ef8773e2f7e235d8612068d713b1ec505f79170372191311b7cadaf5";
+
+    @Test
+    void shouldHashKeysAsOperatorsConfigureThem() {
+        assertThat(ApiKeyAuthenticator.sha256Hex("sk-gw-test-alice")).isEqualTo(ALICE_HASH);
+    }
+
+    @Test
+    void shouldMapAHashedKeyToItsPrincipal() {
+        ApiKeyAuthenticator authenticator = new ApiKeyAuthenticator(new AuthProperties(List.of(
+                new AuthProperties.KeyEntry(ALICE_HASH.toUpperCase(), null, "alice", "analytics", Set.of("user", "admin"))), false));
+
+        assertThat(authenticator.authenticate("Bearer sk-gw-test-alice")).hasValueSatisfying(principal -> {
+            assertThat(principal.user()).isEqualTo("alice");
+            assertThat(principal.team()).isEqualTo("analytics");
+            assertThat(principal.isAdmin()).isTrue();
+        });
+        assertThat(authenticator.authenticate("bearer sk-gw-test-alice")).isPresent();
+    }
+
+    @Test
+    void shouldRejectUnknownMalformedAndMissingKeys() {
+        ApiKeyAuthenticator authenticator = new ApiKeyAuthenticator(new AuthProperties(List.of(
+                new AuthProperties.KeyEntry(ALICE_HASH, null, "alice", "analytics", Set.of("user"))), false));
+
+        assertThat(authenticator.authenticate("Bearer sk-gw-test-bob")).isEmpty();
+        assertThat(authenticator.authenticate("Basic c2stZ3ctdGVzdC1hbGljZQ==")).isEmpty();
+        assertThat(authenticator.authenticate("Bearer ")).isEmpty();
+        assertThat(authenticator.authenticate(ALICE_HASH)).isEmpty();
+        assertThat(authenticator.authenticate(null)).isEmpty();
+    }
+
+    @Test
+    void shouldAcceptPlainKeysOnlyWhenAllowed() {
+        List<AuthProperties.KeyEntry> plain = List.of(new AuthProperties.KeyEntry(null, "dev-key", "root", "platform", Set.of("admin")));
+
+        assertThatThrownBy(() -> new ApiKeyAuthenticator(new AuthProperties(plain, false)))
+                .hasMessageContaining("gateway.auth.keys[0]").hasMessageContaining("allow-plain-keys")
+                .hasMessageNotContaining("dev-key");
+        assertThat(new ApiKeyAuthenticator(new AuthProperties(plain, true)).authenticate("Bearer dev-key")).isPresent();
+    }
+
+    @Test
+    void shouldRefuseAConfigurationThatIsAmbiguousOrBroken() {
+        assertThatThrownBy(() -> authenticator(new AuthProperties.KeyEntry("abc", null, "alice", "analytics", Set.of())))
+                .hasMessageContaining("64 hex characters");
+        assertThatThrownBy(() -> authenticator(new AuthProperties.KeyEntry(ALICE_HASH, "k", "alice", "analytics", Set.of())))
+                .hasMessageContaining("exactly one of");
+        assertThatThrownBy(() -> authenticator(new AuthProperties.KeyEntry(ALICE_HASH, null, "alice", " ", Set.of())))
+                .hasMessageContaining("'team'");
+        assertThatThrownBy(() -> authenticator(
+                new AuthProperties.KeyEntry(ALICE_HASH, null, "alice", "analytics", Set.of()),
+                new AuthProperties.KeyEntry(ALICE_HASH, null, "mallory", "analytics", Set.of())))
+                .hasMessageContaining("gateway.auth.keys[1]").hasMessageContaining("repeats");
+    }
+
+    private static ApiKeyAuthenticator authenticator(AuthProperties.KeyEntry... entries) {
+        return new ApiKeyAuthenticator(new AuthProperties(List.of(entries), true));
+    }
+}
