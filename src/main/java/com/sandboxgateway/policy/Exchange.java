@@ -18,6 +18,7 @@ public final class Exchange {
     private final String requestId;
     private final Principal principal;
     private final RouteMatch route;
+    private final String path;
     private final String rawQuery;
     private final String session;
     private final String datasetProfile;
@@ -25,11 +26,12 @@ public final class Exchange {
     private RequestBody body;
     private boolean bodyReplaced;
 
-    public Exchange(String requestId, Principal principal, RouteMatch route, String rawQuery, String session,
+    public Exchange(String requestId, Principal principal, RouteMatch route, String path, String rawQuery, String session,
                     String datasetProfile, RequestBody body) {
         this.requestId = requestId;
         this.principal = principal;
         this.route = route;
+        this.path = path;
         this.rawQuery = rawQuery;
         this.session = session;
         this.datasetProfile = datasetProfile;
@@ -46,6 +48,11 @@ public final class Exchange {
 
     public RouteMatch route() {
         return route;
+    }
+
+    /** The request path exactly as sent (it matched {@link #route()}, so it holds no encoded characters). */
+    public String path() {
+        return path;
     }
 
     /** The client's query string exactly as sent, or {@code null}. */

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The request steps in the order they run and the inspectors that see the answers. The order is
- * declared once, in {@link PolicyConfiguration}.
+ * declared once, in {@code com.sandboxgateway.PipelineConfiguration}.
  */
 public final class PolicyChain {
 

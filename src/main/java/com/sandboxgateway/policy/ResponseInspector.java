@@ -12,14 +12,23 @@ import tools.jackson.databind.JsonNode;
  */
 public interface ResponseInspector {
 
-    /** Whether complete JSON answers on this route should be buffered and shown to {@link #onJson}. */
+    /** Whether successful JSON answers on this route should be buffered and shown to {@link #onJson}. */
     boolean inspects(Route route);
 
-    /** A successful (2xx) JSON answer of an inspected route, before it is relayed. */
-    default void onJson(Exchange exchange, JsonNode body) {
+    /**
+     * A successful (2xx) JSON answer of an inspected route, before it is relayed.
+     *
+     * @return the answer to relay: {@code body} itself, or a replacement (a filtered list, say)
+     */
+    default JsonNode onJson(Exchange exchange, JsonNode body) {
+        return body;
     }
 
-    /** One event of a streamed answer (on any route), before it is relayed. */
-    default void onEvent(Exchange exchange, SseEvent event) {
+    /**
+     * One event of a streamed answer (on any route), before it is relayed.
+     *
+     * @param data the event's parsed {@code data}, or {@code null} when it has none or it is not JSON
+     */
+    default void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
     }
 }

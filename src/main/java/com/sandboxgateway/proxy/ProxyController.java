@@ -89,7 +89,7 @@ class ProxyController {
             return;
         }
         RequestBody body = bodies.read(route.get().route(), request);
-        Exchange exchange = new Exchange(requestId, principal.get(), route.get(), request.getQueryString(),
+        Exchange exchange = new Exchange(requestId, principal.get(), route.get(), request.getRequestURI(), request.getQueryString(),
                 request.getHeader(GatewayHeaders.SESSION), request.getHeader(GatewayHeaders.DATASET_PROFILE), body);
         Decision decision = chain.apply(exchange);
         exchange.responseHeaders().forEach(response::setHeader);
@@ -111,7 +111,7 @@ class ProxyController {
             }
         }
         String query = exchange.rawQuery();
-        String path = request.getRequestURI() + (query == null ? "" : "?" + query);
+        String path = exchange.path() + (query == null ? "" : "?" + query);
         UpstreamRequest.Body body = switch (exchange.body()) {
             case RequestBody.None none -> new UpstreamRequest.NoBody();
             case RequestBody.Json edited when exchange.bodyReplaced() ->

@@ -90,8 +90,12 @@ final class ResponseRelay {
             throw new GatewayException(ErrorCode.UPSTREAM_ERROR,
                     "The upstream API answered with malformed JSON. Retry later.", null, e);
         }
+        JsonNode relayed = parsed;
         for (ResponseInspector inspector : inspectors) {
-            inspector.onJson(exchange, parsed);
+            relayed = inspector.onJson(exchange, relayed);
+        }
+        if (relayed != parsed) {
+            body = json.writeValueAsBytes(relayed);
         }
         copyHeaders(upstream, response);
         response.setContentLength(body.length);
@@ -124,8 +128,9 @@ final class ResponseRelay {
                 return;
             }
             try {
+                JsonNode data = inspectors.isEmpty() ? null : parseData(event);
                 for (ResponseInspector inspector : inspectors) {
-                    inspector.onEvent(exchange, event);
+                    inspector.onEvent(exchange, event, data);
                 }
             } catch (GatewayException e) {
                 endWithError(out, upstream, e.code(), e.getMessage(), last);

@@ -38,78 +38,83 @@ import com.sandboxgateway.support.GatewayIntegrationTest;
 
 class ContainersProxyTest extends GatewayIntegrationTest {
 
-    private static final String CONTAINER_ID = "cntr_68a93ab72b9481918d09f8eec3a15079";
     private static final String CFILE_ID = "cfile_68a93ac2d5e88191a7978f477a09bdf5";
-    private static final String FILES = "/v1/containers/" + CONTAINER_ID + "/files";
 
     @Test
     void shouldCreateListRetrieveAndDeleteContainers() {
-        openAi.stubFor(post("/v1/containers").willReturn(okJson(example("containers.object.json"))));
-        openAi.stubFor(get(urlEqualTo("/v1/containers?limit=5")).willReturn(okJson(example("containers.list.response.json"))));
-        openAi.stubFor(get("/v1/containers/" + CONTAINER_ID).willReturn(okJson(example("containers.object.json"))));
-        openAi.stubFor(delete("/v1/containers/" + CONTAINER_ID).willReturn(okJson(
-                "{\"id\":\"" + CONTAINER_ID + "\",\"object\":\"container.deleted\",\"deleted\":true}")));
+        String id = unique("cntr_");
+        openAi.stubFor(post("/v1/containers").willReturn(okJson(example("containers.object.json").replace(EXAMPLE_CONTAINER_ID, id))));
+        openAi.stubFor(get(urlEqualTo("/v1/containers?limit=5")).willReturn(okJson(
+                example("containers.list.response.json").replace(EXAMPLE_CONTAINER_ID, id))));
+        openAi.stubFor(get("/v1/containers/" + id).willReturn(okJson(example("containers.object.json").replace(EXAMPLE_CONTAINER_ID, id))));
+        openAi.stubFor(delete("/v1/containers/" + id).willReturn(okJson(
+                "{\"id\":\"" + id + "\",\"object\":\"container.deleted\",\"deleted\":true}")));
 
         ContainerCreateResponse created = sdk(ALICE_KEY).containers().create(ContainerCreateParams.builder()
                 .name("analysis-session").memoryLimit(ContainerCreateParams.MemoryLimit._4G).build());
         ContainerListPage page = sdk(ALICE_KEY).containers().list(
                 com.openai.models.containers.ContainerListParams.builder().limit(5).build());
-        ContainerRetrieveResponse retrieved = sdk(ALICE_KEY).containers().retrieve(CONTAINER_ID);
-        sdk(ALICE_KEY).containers().delete(CONTAINER_ID);
+        ContainerRetrieveResponse retrieved = sdk(ALICE_KEY).containers().retrieve(id);
+        sdk(ALICE_KEY).containers().delete(id);
 
-        assertThat(created.id()).isEqualTo(CONTAINER_ID);
+        assertThat(created.id()).isEqualTo(id);
         assertThat(page.data()).hasSize(1);
         assertThat(retrieved.name()).isEqualTo("analysis-session");
         openAi.verify(postRequestedFor(urlEqualTo("/v1/containers"))
                 .withRequestBody(equalToJson("{\"name\":\"analysis-session\",\"memory_limit\":\"4g\"}")));
-        openAi.verify(deleteRequestedFor(urlEqualTo("/v1/containers/" + CONTAINER_ID)));
+        openAi.verify(deleteRequestedFor(urlEqualTo("/v1/containers/" + id)));
     }
 
     @Test
     void shouldUploadContainerFilesAsMultipartAndByFileId(@TempDir Path dir) throws Exception {
-        openAi.stubFor(post(FILES).willReturn(okJson(example("containers.files.object.json"))));
+        String containerId = createdContainer(ALICE_KEY, unique("cntr_"));
+        String fileId = createdFile(ALICE_KEY, unique("file-"));
+        String files = "/v1/containers/" + containerId + "/files";
+        openAi.stubFor(post(files).willReturn(okJson(example("containers.files.object.json"))));
         Path csv = Files.writeString(dir.resolve("sales.csv"), "month,revenue\n1,10\n");
 
         FileCreateResponse uploaded = sdk(ALICE_KEY).containers().files().create(FileCreateParams.builder()
-                .containerId(CONTAINER_ID).file(csv).build());
+                .containerId(containerId).file(csv).build());
         var byId = raw(HttpRequest.newBuilder()
                 .header("Authorization", "Bearer " + ALICE_KEY)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"file_id\":\"file-9Xc2bT4kQm7Lz1RaPq3Wv8\"}")), FILES);
+                .POST(HttpRequest.BodyPublishers.ofString("{\"file_id\":\"" + fileId + "\"}")), files);
 
         assertThat(uploaded.id()).isEqualTo(CFILE_ID);
         assertThat(byId.statusCode()).isEqualTo(200);
-        openAi.verify(postRequestedFor(urlEqualTo(FILES))
+        openAi.verify(postRequestedFor(urlEqualTo(files))
                 .withRequestBodyPart(aMultipart().withName("file").withBody(equalTo("month,revenue\n1,10\n")).build()));
-        openAi.verify(postRequestedFor(urlEqualTo(FILES))
-                .withRequestBody(equalToJson("{\"file_id\":\"file-9Xc2bT4kQm7Lz1RaPq3Wv8\"}")));
+        openAi.verify(postRequestedFor(urlEqualTo(files))
+                .withRequestBody(equalToJson("{\"file_id\":\"" + fileId + "\"}")));
     }
 
     @Test
     void shouldListRetrieveDownloadAndDeleteContainerFiles() throws Exception {
+        String containerId = createdContainer(ALICE_KEY, unique("cntr_"));
+        String files = "/v1/containers/" + containerId + "/files";
         byte[] png = {(byte) 0x89, 'P', 'N', 'G', 0, 1, 2, (byte) 0xff};
-        openAi.stubFor(get(urlEqualTo(FILES + "?order=asc")).willReturn(okJson(example("containers.files.list.response.json"))));
-        openAi.stubFor(get(FILES + "/" + CFILE_ID).willReturn(okJson(example("containers.files.object.json"))));
-        openAi.stubFor(get(FILES + "/" + CFILE_ID + "/content").willReturn(aResponse()
+        openAi.stubFor(get(urlEqualTo(files + "?order=asc")).willReturn(okJson(example("containers.files.list.response.json"))));
+        openAi.stubFor(get(files + "/" + CFILE_ID).willReturn(okJson(example("containers.files.object.json"))));
+        openAi.stubFor(get(files + "/" + CFILE_ID + "/content").willReturn(aResponse()
                 .withHeader("Content-Type", "image/png").withBody(png)));
-        openAi.stubFor(delete(FILES + "/" + CFILE_ID).willReturn(okJson(
+        openAi.stubFor(delete(files + "/" + CFILE_ID).willReturn(okJson(
                 "{\"id\":\"" + CFILE_ID + "\",\"object\":\"container.file.deleted\",\"deleted\":true}")));
 
-        FileListPage page = sdk(ALICE_KEY).containers().files().list(CONTAINER_ID,
+        FileListPage page = sdk(ALICE_KEY).containers().files().list(containerId,
                 com.openai.models.containers.files.FileListParams.builder()
                         .order(com.openai.models.containers.files.FileListParams.Order.ASC).build());
         FileRetrieveResponse file = sdk(ALICE_KEY).containers().files().retrieve(FileRetrieveParams.builder()
-                .containerId(CONTAINER_ID).fileId(CFILE_ID).build());
+                .containerId(containerId).fileId(CFILE_ID).build());
         byte[] content;
         try (HttpResponse download = sdk(ALICE_KEY).containers().files().content().retrieve(ContentRetrieveParams.builder()
-                .containerId(CONTAINER_ID).fileId(CFILE_ID).build()); InputStream body = download.body()) {
+                .containerId(containerId).fileId(CFILE_ID).build()); InputStream body = download.body()) {
             content = body.readAllBytes();
         }
-        sdk(ALICE_KEY).containers().files().delete(FileDeleteParams.builder().containerId(CONTAINER_ID).fileId(CFILE_ID).build());
+        sdk(ALICE_KEY).containers().files().delete(FileDeleteParams.builder().containerId(containerId).fileId(CFILE_ID).build());
 
         assertThat(page.data()).hasSize(2);
         assertThat(file.path()).isEqualTo("/mnt/data/plot.png");
         assertThat(content).isEqualTo(png);
-        openAi.verify(deleteRequestedFor(urlEqualTo(FILES + "/" + CFILE_ID)));
+        openAi.verify(deleteRequestedFor(urlEqualTo(files + "/" + CFILE_ID)));
     }
 }

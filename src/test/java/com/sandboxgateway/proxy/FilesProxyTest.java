@@ -32,7 +32,6 @@ import com.sandboxgateway.support.GatewayIntegrationTest;
 
 class FilesProxyTest extends GatewayIntegrationTest {
 
-    private static final String FILE_ID = "file-9Xc2bT4kQm7Lz1RaPq3Wv8";
     private static final String CSV = "order_id,amount\n1,9.50\n2,12.00\n";
 
     @Test
@@ -43,7 +42,7 @@ class FilesProxyTest extends GatewayIntegrationTest {
         FileObject file = sdk(ALICE_KEY).files().create(FileCreateParams.builder()
                 .file(csv).purpose(FilePurpose.USER_DATA).build());
 
-        assertThat(file.id()).isEqualTo(FILE_ID);
+        assertThat(file.id()).isEqualTo(EXAMPLE_FILE_ID);
         assertThat(file.filename()).isEqualTo("sales.csv");
         openAi.verify(postRequestedFor(urlEqualTo("/v1/files"))
                 .withHeader("Authorization", equalTo("Bearer " + ORG_KEY))
@@ -53,30 +52,32 @@ class FilesProxyTest extends GatewayIntegrationTest {
     }
 
     @Test
-    void shouldPassListPaginationParametersThrough() {
+    void shouldPassListPaginationParametersThrough() throws Exception {
+        String id = createdFile(ALICE_KEY, unique("file-"));
         openAi.stubFor(get(urlEqualTo("/v1/files?after=file-abc&limit=2&order=asc"))
-                .willReturn(okJson(example("files.list.response.json"))));
+                .willReturn(okJson(example("files.list.response.json").replace(EXAMPLE_FILE_ID, id))));
 
         FileListPage page = sdk(ALICE_KEY).files().list(FileListParams.builder()
                 .after("file-abc").limit(2).order(FileListParams.Order.ASC).build());
 
-        assertThat(page.data()).extracting(FileObject::id).containsExactly(FILE_ID);
+        assertThat(page.data()).extracting(FileObject::id).containsExactly(id);
         assertThat(page.hasNextPage()).isFalse();
     }
 
     @Test
     void shouldRetrieveDownloadAndDeleteAFile() throws Exception {
-        openAi.stubFor(get("/v1/files/" + FILE_ID).willReturn(okJson(example("files.object.json"))));
-        openAi.stubFor(get("/v1/files/" + FILE_ID + "/content").willReturn(aResponse()
+        String id = createdFile(ALICE_KEY, unique("file-"));
+        openAi.stubFor(get("/v1/files/" + id).willReturn(okJson(example("files.object.json").replace(EXAMPLE_FILE_ID, id))));
+        openAi.stubFor(get("/v1/files/" + id + "/content").willReturn(aResponse()
                 .withHeader("Content-Type", "application/octet-stream").withBody(CSV)));
-        openAi.stubFor(delete("/v1/files/" + FILE_ID).willReturn(okJson(example("files.delete.response.json"))));
+        openAi.stubFor(delete("/v1/files/" + id).willReturn(okJson(example("files.delete.response.json").replace(EXAMPLE_FILE_ID, id))));
 
-        FileObject file = sdk(ALICE_KEY).files().retrieve(FILE_ID);
+        FileObject file = sdk(ALICE_KEY).files().retrieve(id);
         String content;
-        try (HttpResponse download = sdk(ALICE_KEY).files().content(FILE_ID); InputStream body = download.body()) {
+        try (HttpResponse download = sdk(ALICE_KEY).files().content(id); InputStream body = download.body()) {
             content = new String(body.readAllBytes(), StandardCharsets.UTF_8);
         }
-        FileDeleted deleted = sdk(ALICE_KEY).files().delete(FILE_ID);
+        FileDeleted deleted = sdk(ALICE_KEY).files().delete(id);
 
         assertThat(file.bytes()).isEqualTo(2048);
         assertThat(content).isEqualTo(CSV);

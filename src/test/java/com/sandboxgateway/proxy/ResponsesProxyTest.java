@@ -36,8 +36,6 @@ import com.sandboxgateway.support.GatewayIntegrationTest;
 
 class ResponsesProxyTest extends GatewayIntegrationTest {
 
-    private static final String RESPONSE_ID = "resp_68a93ab72b948191aa11bb22cc33dd44";
-
     @Test
     void shouldCreateResponseWithOrgKeyAndRelayEveryField() {
         String completed = example("responses.create.response.completed.json")
@@ -52,7 +50,7 @@ class ResponsesProxyTest extends GatewayIntegrationTest {
                 .putAdditionalBodyProperty("x_future_field", JsonValue.from("kept"))
                 .build());
 
-        assertThat(response.id()).isEqualTo(RESPONSE_ID);
+        assertThat(response.id()).isEqualTo(EXAMPLE_RESPONSE_ID);
         ResponseCodeInterpreterToolCall call = response.output().getFirst().asCodeInterpreterCall();
         assertThat(call.code()).hasValueSatisfying(code -> assertThat(code).contains("pd.read_csv"));
         assertThat(call.outputs().orElseThrow()).hasSize(1);
@@ -82,12 +80,12 @@ class ResponsesProxyTest extends GatewayIntegrationTest {
 
     @Test
     void shouldNeverSendTheClientKeyUpstream() {
-        openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + RESPONSE_ID))
-                .willReturn(okJson(example("responses.create.response.completed.json"))));
+        String id = createdResponse(ALICE_KEY, unique("resp_"));
+        openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + id)).willReturn(okJson(completedResponse(id, unique("cntr_")))));
 
-        sdk(ALICE_KEY).responses().retrieve(RESPONSE_ID);
+        sdk(ALICE_KEY).responses().retrieve(id);
 
-        assertThat(openAi.findAll(getRequestedFor(urlPathEqualTo("/v1/responses/" + RESPONSE_ID))))
+        assertThat(openAi.findAll(getRequestedFor(urlPathEqualTo("/v1/responses/" + id))))
                 .singleElement()
                 .satisfies(request -> {
                     assertThat(request.getHeader("Authorization")).isEqualTo("Bearer " + ORG_KEY);
@@ -98,10 +96,11 @@ class ResponsesProxyTest extends GatewayIntegrationTest {
 
     @Test
     void shouldPassQueryParametersThroughOnRetrieve() {
-        openAi.stubFor(get(urlEqualTo("/v1/responses/" + RESPONSE_ID + "?include%5B%5D=code_interpreter_call.outputs"))
-                .willReturn(okJson(example("responses.create.response.completed.json"))));
+        String id = createdResponse(ALICE_KEY, unique("resp_"));
+        openAi.stubFor(get(urlEqualTo("/v1/responses/" + id + "?include%5B%5D=code_interpreter_call.outputs"))
+                .willReturn(okJson(completedResponse(id, unique("cntr_")))));
 
-        Response response = sdk(ALICE_KEY).responses().retrieve(RESPONSE_ID, ResponseRetrieveParams.builder()
+        Response response = sdk(ALICE_KEY).responses().retrieve(id, ResponseRetrieveParams.builder()
                 .addInclude(ResponseIncludable.CODE_INTERPRETER_CALL_OUTPUTS).build());
 
         assertThat(response.status()).hasValueSatisfying(status -> assertThat(status.asString()).isEqualTo("completed"));
@@ -128,17 +127,18 @@ class ResponsesProxyTest extends GatewayIntegrationTest {
     }
 
     @Test
-    void shouldDeleteAndCancelResponses() {
-        openAi.stubFor(delete("/v1/responses/" + RESPONSE_ID).willReturn(okJson(
-                "{\"id\":\"" + RESPONSE_ID + "\",\"object\":\"response\",\"deleted\":true}")));
-        openAi.stubFor(post("/v1/responses/" + RESPONSE_ID + "/cancel").willReturn(okJson(
-                example("responses.create.response.completed.json").replace("\"completed\"", "\"cancelled\""))));
+    void shouldCancelThenDeleteResponses() {
+        String id = createdResponse(ALICE_KEY, unique("resp_"));
+        openAi.stubFor(post("/v1/responses/" + id + "/cancel").willReturn(okJson(
+                completedResponse(id, unique("cntr_")).replace("\"completed\"", "\"cancelled\""))));
+        openAi.stubFor(delete("/v1/responses/" + id).willReturn(okJson(
+                "{\"id\":\"" + id + "\",\"object\":\"response\",\"deleted\":true}")));
 
-        sdk(ALICE_KEY).responses().delete(RESPONSE_ID);
-        Response cancelled = sdk(ALICE_KEY).responses().cancel(RESPONSE_ID);
+        Response cancelled = sdk(ALICE_KEY).responses().cancel(id);
+        sdk(ALICE_KEY).responses().delete(id);
 
         assertThat(cancelled.status()).hasValueSatisfying(status -> assertThat(status.asString()).isEqualTo("cancelled"));
-        openAi.verify(deleteRequestedFor(urlEqualTo("/v1/responses/" + RESPONSE_ID)));
+        openAi.verify(deleteRequestedFor(urlEqualTo("/v1/responses/" + id)));
     }
 
     @Test

@@ -1,10 +1,17 @@
 package com.sandboxgateway.support;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.sandboxgateway.support.OpenAiStub.example;
+
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -16,6 +23,10 @@ import org.springframework.test.context.DynamicPropertySource;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.models.containers.ContainerCreateParams;
+import com.openai.models.files.FileCreateParams;
+import com.openai.models.files.FilePurpose;
+import com.openai.models.responses.ResponseCreateParams;
 
 /**
  * Base of the tests that run the whole gateway on a real port, with WireMock as OpenAI. The official
@@ -27,7 +38,12 @@ public abstract class GatewayIntegrationTest {
 
     public static final String ALICE_KEY = "sk-gw-test-alice";
     public static final String BOB_KEY = "sk-gw-test-bob";
+    public static final String CAROL_KEY = "sk-gw-test-carol";
     public static final String ORG_KEY = "sk-org-test";
+
+    public static final String EXAMPLE_FILE_ID = "file-9Xc2bT4kQm7Lz1RaPq3Wv8";
+    public static final String EXAMPLE_CONTAINER_ID = "cntr_68a93ab72b9481918d09f8eec3a15079";
+    public static final String EXAMPLE_RESPONSE_ID = "resp_68a93ab72b948191aa11bb22cc33dd44";
 
     protected static final WireMockServer openAi = OpenAiStub.server();
 
@@ -51,6 +67,41 @@ public abstract class GatewayIntegrationTest {
     /** An SDK client pointed at the gateway, without the SDK's own retries so each call is one request. */
     protected OpenAIClient sdk(String key) {
         return OpenAIOkHttpClient.builder().baseUrl(gatewayUrl() + "/v1").apiKey(key).maxRetries(0).build();
+    }
+
+    /** A fresh object id, so tests sharing one database never see each other's objects. */
+    protected static String unique(String prefix) {
+        return prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
+    }
+
+    /** Uploads a file through the gateway as the key's owner; the stubbed upstream names it {@code id}. */
+    protected String createdFile(String key, String id) throws IOException {
+        openAi.stubFor(post("/v1/files").willReturn(okJson(example("files.object.json").replace(EXAMPLE_FILE_ID, id))));
+        Path csv = Files.createTempFile("sales", ".csv");
+        try {
+            Files.writeString(csv, "month,revenue\n1,10\n");
+            return sdk(key).files().create(FileCreateParams.builder().file(csv).purpose(FilePurpose.USER_DATA).build()).id();
+        } finally {
+            Files.delete(csv);
+        }
+    }
+
+    /** Creates a container through the gateway as the key's owner; the stubbed upstream names it {@code id}. */
+    protected String createdContainer(String key, String id) {
+        openAi.stubFor(post("/v1/containers").willReturn(okJson(example("containers.object.json").replace(EXAMPLE_CONTAINER_ID, id))));
+        return sdk(key).containers().create(ContainerCreateParams.builder().name("analysis-session").build()).id();
+    }
+
+    /** Creates a response through the gateway as the key's owner; the stubbed upstream names it {@code id}. */
+    protected String createdResponse(String key, String id) {
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(id, unique("cntr_")))));
+        return sdk(key).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("hi").build()).id();
+    }
+
+    /** The contract's completed response, renamed to {@code id}, whose code ran in {@code containerId}. */
+    protected static String completedResponse(String id, String containerId) {
+        return example("responses.create.response.completed.json").replace(EXAMPLE_RESPONSE_ID, id)
+                .replace(EXAMPLE_CONTAINER_ID, containerId);
     }
 
     /** A raw call for what the SDK cannot send (unknown routes, bad bodies). */

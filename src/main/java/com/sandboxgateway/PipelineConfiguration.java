@@ -1,0 +1,40 @@
+package com.sandboxgateway;
+
+import java.time.Clock;
+import java.util.List;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import com.sandboxgateway.ownership.OwnedListFilter;
+import com.sandboxgateway.ownership.Ownership;
+import com.sandboxgateway.ownership.OwnershipCheck;
+import com.sandboxgateway.ownership.OwnershipRecorder;
+import com.sandboxgateway.ownership.OwnershipStore;
+import com.sandboxgateway.policy.PolicyChain;
+import com.sandboxgateway.upstream.UpstreamClient;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The request pipeline, in order, in one place: the steps every request passes before it goes
+ * upstream, and the inspectors every answer passes before the client sees it.
+ */
+@Configuration(proxyBeanMethods = false)
+class PipelineConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    PolicyChain policyChain(Ownership ownership, OwnershipStore ownershipStore, UpstreamClient upstream, JsonMapper json) {
+        return new PolicyChain(
+                List.of(
+                        new OwnershipCheck(ownership)),
+                List.of(
+                        new OwnershipRecorder(ownershipStore),
+                        new OwnedListFilter(ownership, upstream, json)));
+    }
+}

@@ -1,0 +1,104 @@
+package com.sandboxgateway.ownership;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.RouteMatch;
+import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.policy.Decision;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.RequestStep;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Refuses any request that names an object the caller may not see, in the path or in the body, with
+ * the same 404 an unknown id gets: existence is never revealed.
+ */
+public final class OwnershipCheck implements RequestStep {
+
+    private final Ownership ownership;
+
+    public OwnershipCheck(Ownership ownership) {
+        this.ownership = ownership;
+    }
+
+    @Override
+    public Decision apply(Exchange exchange) {
+        for (Reference reference : references(exchange.route(), exchange.json())) {
+            if (ownership.visible(reference.id(), exchange.principal()).isEmpty()) {
+                return notFound(reference);
+            }
+        }
+        return Decision.PROCEED;
+    }
+
+    private static Decision notFound(Reference reference) {
+        return Decision.reject(ErrorCode.NOT_FOUND,
+                "No such " + reference.kind().displayName() + " object: " + reference.id(), reference.param());
+    }
+
+    /** Every object id a request names, with where it was named. */
+    static List<Reference> references(RouteMatch route, ObjectNode body) {
+        List<Reference> references = new ArrayList<>();
+        switch (route.route()) {
+            case RESPONSE_GET, RESPONSE_DELETE, RESPONSE_CANCEL ->
+                    references.add(new Reference(route.id("response_id"), ObjectKind.RESPONSE, "response_id"));
+            case FILE_GET, FILE_CONTENT, FILE_DELETE ->
+                    references.add(new Reference(route.id("file_id"), ObjectKind.FILE, "file_id"));
+            case CONTAINER_GET, CONTAINER_DELETE, CONTAINER_FILES_LIST, CONTAINER_FILE_GET, CONTAINER_FILE_CONTENT,
+                 CONTAINER_FILE_DELETE -> references.add(new Reference(route.id("container_id"), ObjectKind.CONTAINER, "container_id"));
+            case CONTAINER_FILES_CREATE -> {
+                references.add(new Reference(route.id("container_id"), ObjectKind.CONTAINER, "container_id"));
+                addText(references, body == null ? null : body.get("file_id"), ObjectKind.FILE, "file_id");
+            }
+            case CONTAINERS_CREATE -> addAll(references, body.get("file_ids"), ObjectKind.FILE, "file_ids");
+            case RESPONSES_CREATE -> responseReferences(references, body);
+            case FILES_UPLOAD, FILES_LIST, CONTAINERS_LIST -> { }
+        }
+        return references;
+    }
+
+    private static void responseReferences(List<Reference> references, ObjectNode body) {
+        addText(references, body.get("previous_response_id"), ObjectKind.RESPONSE, "previous_response_id");
+        JsonNode tools = body.path("tools");
+        for (int i = 0; i < tools.size(); i++) {
+            JsonNode container = tools.get(i).get("container");
+            String param = "tools[" + i + "].container";
+            if (container != null && container.isString()) {
+                addText(references, container, ObjectKind.CONTAINER, param);
+            } else if (container != null) {
+                addAll(references, container.get("file_ids"), ObjectKind.FILE, param + ".file_ids");
+            }
+        }
+        JsonNode input = body.path("input");
+        for (int i = 0; i < input.size(); i++) {
+            JsonNode item = input.get(i);
+            addText(references, item.get("container_id"), ObjectKind.CONTAINER, "input[" + i + "].container_id");
+            JsonNode content = item.path("content");
+            for (int j = 0; j < content.size(); j++) {
+                addText(references, content.get(j).get("file_id"), ObjectKind.FILE, "input[" + i + "].content[" + j + "].file_id");
+            }
+        }
+    }
+
+    private static void addAll(List<Reference> references, JsonNode ids, ObjectKind kind, String param) {
+        if (ids != null && ids.isArray()) {
+            for (int i = 0; i < ids.size(); i++) {
+                addText(references, ids.get(i), kind, param + "[" + i + "]");
+            }
+        }
+    }
+
+    private static void addText(List<Reference> references, JsonNode id, ObjectKind kind, String param) {
+        if (id != null && id.isString()) {
+            references.add(new Reference(id.asString(), kind, param));
+        }
+    }
+
+    /** An object id named by a request, and where (a path variable or a body field). */
+    record Reference(String id, ObjectKind kind, String param) {
+    }
+}

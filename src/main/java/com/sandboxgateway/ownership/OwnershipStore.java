@@ -1,0 +1,83 @@
+package com.sandboxgateway.ownership;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+import com.sandboxgateway.auth.Principal;
+
+/**
+ * The owner records, in the relational store (H2 by default, PostgreSQL in production). An id is
+ * recorded once: the first owner stays the owner, whatever is reported about the id later.
+ */
+@Repository
+public class OwnershipStore {
+
+    private final JdbcClient jdbc;
+    private final Clock clock;
+
+    OwnershipStore(JdbcClient jdbc, Clock clock) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+    }
+
+    /** Records a new object for its creator; does nothing if the id is already recorded. */
+    public void record(String id, ObjectKind kind, Principal owner, String parentId, Instant expiresAt) {
+        try {
+            jdbc.sql("""
+                    INSERT INTO owned_object (id, kind, owner_user, owner_team, parent_id, created_at, expires_at)
+                    SELECT :id, :kind, :user, :team, :parent, :created, :expires
+                    WHERE NOT EXISTS (SELECT 1 FROM owned_object WHERE id = :id)""")
+                    .param("id", id)
+                    .param("kind", kind.name())
+                    .param("user", owner.user())
+                    .param("team", owner.team())
+                    .param("parent", parentId)
+                    .param("created", Timestamp.from(clock.instant()))
+                    .param("expires", expiresAt == null ? null : Timestamp.from(expiresAt))
+                    .update();
+        } catch (DuplicateKeyException concurrentInsert) {
+            // Another request recorded the same id first; the first owner stands.
+        }
+    }
+
+    public Optional<OwnedObject> find(String id) {
+        return jdbc.sql("SELECT * FROM owned_object WHERE id = :id").param("id", id).query(OwnershipStore::map).optional();
+    }
+
+    /** The records of those ids that are on record. */
+    public List<OwnedObject> findAll(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("SELECT * FROM owned_object WHERE id IN (:ids)").param("ids", ids).query(OwnershipStore::map).list();
+    }
+
+    /** Marks the object deleted; it stays on record so a reused id can never change hands. */
+    public void markDeleted(String id) {
+        jdbc.sql("UPDATE owned_object SET deleted_at = :now WHERE id = :id AND deleted_at IS NULL")
+                .param("now", Timestamp.from(clock.instant()))
+                .param("id", id)
+                .update();
+    }
+
+    private static OwnedObject map(ResultSet row, int rowNumber) throws SQLException {
+        return new OwnedObject(row.getString("id"), ObjectKind.valueOf(row.getString("kind")),
+                row.getString("owner_user"), row.getString("owner_team"), row.getString("parent_id"),
+                instant(row.getTimestamp("created_at")), instant(row.getTimestamp("expires_at")),
+                instant(row.getTimestamp("deleted_at")));
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+}

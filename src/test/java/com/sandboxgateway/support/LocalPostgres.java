@@ -1,0 +1,34 @@
+package com.sandboxgateway.support;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The local PostgreSQL the tests use ({@code application-postgres.yml}). The schema is dropped and
+ * recreated once per test JVM, so every run migrates from scratch like a new installation.
+ */
+public final class LocalPostgres {
+
+    public static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
+    public static final String SCHEMA = "gateway_test";
+    private static boolean recreated;
+
+    private LocalPostgres() {
+    }
+
+    public static synchronized void recreateSchema() {
+        if (recreated) {
+            return;
+        }
+        try (Connection connection = DriverManager.getConnection(URL, "postgres", "");
+             Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
+            statement.execute("CREATE SCHEMA " + SCHEMA);
+            recreated = true;
+        } catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL must run on 127.0.0.1:5432 (see README): " + e.getMessage(), e);
+        }
+    }
+}
