@@ -96,7 +96,7 @@ public final class OwnedListFilter implements ResponseInspector {
     }
 
     private JsonNode fetch(String pathAndQuery, Exchange exchange) {
-        UpstreamRequest request = new UpstreamRequest("GET", pathAndQuery, Map.of("Accept", "application/json"),
+        UpstreamRequest request = new UpstreamRequest(exchange.principal().team(), "GET", pathAndQuery, Map.of("Accept", "application/json"),
                 new UpstreamRequest.NoBody(), false);
         try (UpstreamResponse answer = upstream.send(request)) {
             if (answer.status() != 200) {

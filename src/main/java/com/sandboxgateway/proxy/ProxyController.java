@@ -69,6 +69,10 @@ class ProxyController {
         try {
             proxy(requestId, request, response);
         } catch (GatewayException e) {
+            response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
+            if (e.retryAfter() != null && !response.isCommitted()) {
+                response.setHeader("Retry-After", Long.toString(Math.max(1, e.retryAfter().toSeconds())));
+            }
             refuse(response, e.code(), e.getMessage(), e.param());
         } finally {
             MDC.remove("requestId");
@@ -120,7 +124,8 @@ class ProxyController {
             case RequestBody.Stream upload ->
                     new UpstreamRequest.Stream(upload.content(), upload.length(), upload.contentType());
         };
-        return new UpstreamRequest(request.getMethod(), path, headers, body, isStreamRequest(exchange, query));
+        return new UpstreamRequest(exchange.principal().team(), request.getMethod(), path, headers, body,
+                isStreamRequest(exchange, query));
     }
 
     private static boolean isStreamRequest(Exchange exchange, String query) {

@@ -51,38 +51,69 @@ final class ResponseRelay {
                HttpServletResponse response) throws IOException {
         if (upstream.isEventStream()) {
             relayEvents(exchange, upstream, inspectors, response);
-            return;
-        }
-        List<ResponseInspector> jsonInspectors = inspectors.stream()
-                .filter(inspector -> inspector.inspects(exchange.route().route())).toList();
-        if (!jsonInspectors.isEmpty() && isSuccess(upstream.status()) && isJson(upstream)) {
-            relayInspected(exchange, upstream, jsonInspectors, response);
+        } else if (isJson(upstream)) {
+            relayJson(exchange, upstream, inspectors, response);
         } else {
             relayBytes(upstream, response);
         }
     }
 
+    /**
+     * Downloads stream through as they arrive. An upstream that breaks off before the first byte gets
+     * a clean 502; one that breaks off midway cuts the client connection too, so a truncated file can
+     * never pass for a complete one.
+     */
     private void relayBytes(UpstreamResponse upstream, HttpServletResponse response) throws IOException {
-        copyHeaders(upstream, response);
-        String length = upstream.header("Content-Length");
-        if (length != null) {
-            response.setHeader("Content-Length", length);
-        }
+        byte[] buffer = new byte[16 * 1024];
         try (InputStream in = upstream.body()) {
+            int read = readUpstream(in, buffer, upstream, response);
+            copyHeaders(upstream, response);
+            String length = upstream.header("Content-Length");
+            if (length != null) {
+                response.setHeader("Content-Length", length);
+            }
             OutputStream out = response.getOutputStream();
-            // Headers are committed; a failure past this point can only cut the answer short.
-            in.transferTo(out);
+            while (read >= 0) {
+                out.write(buffer, 0, read);
+                read = readUpstream(in, buffer, upstream, response);
+            }
         }
     }
 
-    private void relayInspected(Exchange exchange, UpstreamResponse upstream, List<ResponseInspector> inspectors,
-                                HttpServletResponse response) throws IOException {
+    private static int readUpstream(InputStream in, byte[] buffer, UpstreamResponse upstream, HttpServletResponse response) {
+        try {
+            return in.read(buffer);
+        } catch (IOException e) {
+            upstream.abort();
+            if (response.isCommitted()) {
+                throw new UpstreamBrokeOffException(e);
+            }
+            response.reset();
+            throw UpstreamClient.failure(e);
+        }
+    }
+
+    /**
+     * JSON answers are read whole before anything is relayed, so a broken or malformed answer becomes
+     * a clean 502 and inspectors see (and may replace) successful ones before the client does.
+     */
+    private void relayJson(Exchange exchange, UpstreamResponse upstream, List<ResponseInspector> inspectors,
+                           HttpServletResponse response) throws IOException {
         byte[] body;
         try {
             body = upstream.readBody(maxJsonBytes);
         } catch (IOException e) {
             throw UpstreamClient.failure(e);
         }
+        if (isSuccess(upstream.status())) {
+            body = inspected(exchange, body, inspectors);
+        }
+        copyHeaders(upstream, response);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
+
+    private byte[] inspected(Exchange exchange, byte[] body, List<ResponseInspector> inspectors) {
         JsonNode parsed;
         try {
             parsed = json.readTree(body);
@@ -92,14 +123,11 @@ final class ResponseRelay {
         }
         JsonNode relayed = parsed;
         for (ResponseInspector inspector : inspectors) {
-            relayed = inspector.onJson(exchange, relayed);
+            if (inspector.inspects(exchange.route().route())) {
+                relayed = inspector.onJson(exchange, relayed);
+            }
         }
-        if (relayed != parsed) {
-            body = json.writeValueAsBytes(relayed);
-        }
-        copyHeaders(upstream, response);
-        response.setContentLength(body.length);
-        response.getOutputStream().write(body);
+        return relayed == parsed ? body : json.writeValueAsBytes(relayed);
     }
 
     private void relayEvents(Exchange exchange, UpstreamResponse upstream, List<ResponseInspector> inspectors,

@@ -2,102 +2,127 @@ package com.sandboxgateway.upstream;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.URI;
-import java.util.Map;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.hc.client5.http.ConnectTimeoutException;
-import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.core5.http.ClassicHttpResponse;
-import org.apache.hc.core5.http.ContentType;
-import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
-import org.apache.hc.core5.http.io.entity.InputStreamEntity;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.pool.PoolStats;
-import org.apache.hc.core5.util.TimeValue;
-import org.apache.hc.core5.util.Timeout;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+
 /**
- * The one HTTP client that talks to OpenAI. It adds the organisation's key, streams bodies both ways
- * and maps transport failures to gateway errors; it never retries on its own.
+ * The gateway's only way to OpenAI. Each call takes a slot of its team's concurrency cap (held until
+ * the answer is closed, streams included), passes the circuit breaker, and is repeated only where
+ * {@link UpstreamRetry} says it is safe. Transport failures become gateway errors.
  */
 public final class UpstreamClient implements AutoCloseable {
 
-    private final URI baseUrl;
-    private final String authorization;
-    private final PoolingHttpClientConnectionManager connections;
-    private final CloseableHttpClient http;
-    private final RequestConfig plainConfig;
-    private final RequestConfig streamingConfig;
+    /** Name of the team bulkhead configuration ({@code resilience4j.bulkhead.configs.team}). */
+    static final String TEAM_BULKHEAD_CONFIG = "team";
 
-    public UpstreamClient(URI baseUrl, String apiKey, UpstreamProperties properties) {
-        this.baseUrl = baseUrl;
-        this.authorization = "Bearer " + apiKey;
-        Timeout connectTimeout = Timeout.of(properties.connectTimeout());
-        this.connections = PoolingHttpClientConnectionManagerBuilder.create()
-                .setMaxConnTotal(properties.maxConnections())
-                .setMaxConnPerRoute(properties.maxConnections())
-                .setDefaultConnectionConfig(ConnectionConfig.custom()
-                        .setConnectTimeout(connectTimeout)
-                        .setSocketTimeout(Timeout.of(properties.readTimeout()))
-                        .setValidateAfterInactivity(TimeValue.ofSeconds(2))
-                        .build())
-                .build();
-        this.plainConfig = RequestConfig.custom()
-                .setConnectionRequestTimeout(connectTimeout)
-                .setResponseTimeout(Timeout.of(properties.readTimeout()))
-                .build();
-        this.streamingConfig = RequestConfig.copy(plainConfig)
-                .setResponseTimeout(Timeout.of(properties.streamIdleTimeout()))
-                .build();
-        this.http = HttpClients.custom()
-                .setConnectionManager(connections)
-                .disableAutomaticRetries()
-                .disableRedirectHandling()
-                .disableCookieManagement()
-                .disableContentCompression()
-                .evictIdleConnections(TimeValue.ofSeconds(30))
-                .build();
+    private final UpstreamTransport transport;
+    private final CircuitBreaker breaker;
+    private final BulkheadRegistry bulkheads;
+    private final UpstreamRetry retry;
+
+    UpstreamClient(UpstreamTransport transport, CircuitBreaker breaker, BulkheadRegistry bulkheads, UpstreamRetry retry) {
+        this.transport = transport;
+        this.breaker = breaker;
+        this.bulkheads = bulkheads;
+        this.retry = retry;
     }
 
     /**
      * Sends the request and returns as soon as the status and headers are in; the caller owns the
      * returned answer and must close it.
      *
-     * @throws GatewayException {@code upstream_timeout} or {@code upstream_error} when no answer came
+     * @throws GatewayException {@code rate_limit_exceeded} when the team's cap is reached,
+     *         {@code upstream_unavailable} while the breaker is open, {@code upstream_timeout} or
+     *         {@code upstream_error} when no answer came
      */
     public UpstreamResponse send(UpstreamRequest request) {
-        HttpUriRequestBase message = new HttpUriRequestBase(request.method(), baseUrl.resolve(request.pathAndQuery()));
-        message.setConfig(request.streaming() ? streamingConfig : plainConfig);
-        for (Map.Entry<String, String> header : request.headers().entrySet()) {
-            message.setHeader(header.getKey(), header.getValue());
-        }
-        message.setHeader("Authorization", authorization);
-        switch (request.body()) {
-            case UpstreamRequest.NoBody none -> { }
-            case UpstreamRequest.Bytes bytes ->
-                    message.setEntity(new ByteArrayEntity(bytes.content(), ContentType.parse(bytes.contentType())));
-            case UpstreamRequest.Stream stream -> message.setEntity(
-                    new InputStreamEntity(stream.content(), stream.length(), ContentType.parse(stream.contentType())));
+        Bulkhead bulkhead = bulkheads.bulkhead("team-" + request.team(), TEAM_BULKHEAD_CONFIG);
+        if (!bulkhead.tryAcquirePermission()) {
+            throw GatewayException.retryable(ErrorCode.RATE_LIMIT_EXCEEDED, "Your team already has "
+                    + bulkhead.getBulkheadConfig().getMaxConcurrentCalls()
+                    + " calls running at OpenAI, its concurrency cap. Retry when one of them finishes.", Duration.ofSeconds(1));
         }
         try {
-            ClassicHttpResponse response = http.executeOpen(null, message, null);
-            return new UpstreamResponse(message, response);
-        } catch (IOException e) {
-            throw failure(e);
+            UpstreamResponse answer = sendWithRetries(request);
+            answer.onClose(bulkhead::onComplete);
+            return answer;
+        } catch (RuntimeException e) {
+            bulkhead.onComplete();
+            throw e;
+        }
+    }
+
+    private UpstreamResponse sendWithRetries(UpstreamRequest request) {
+        for (int attempt = 1; ; attempt++) {
+            Optional<Duration> wait;
+            try {
+                UpstreamResponse answer = sendThroughBreaker(request);
+                wait = retry.afterAnswer(attempt, request, answer);
+                if (wait.isEmpty()) {
+                    return answer;
+                }
+                answer.close();
+            } catch (IOException e) {
+                wait = retry.afterFailure(attempt, request, e);
+                if (wait.isEmpty()) {
+                    throw failure(e);
+                }
+            }
+            pause(wait.get());
+        }
+    }
+
+    private UpstreamResponse sendThroughBreaker(UpstreamRequest request) throws IOException {
+        if (!breaker.tryAcquirePermission()) {
+            long waitMillis = breaker.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1);
+            throw GatewayException.retryable(ErrorCode.UPSTREAM_UNAVAILABLE,
+                    "The upstream API is failing and the gateway stopped calling it for a while. Retry later.",
+                    Duration.ofMillis(Math.max(1000, waitMillis)));
+        }
+        long start = System.nanoTime();
+        try {
+            UpstreamResponse answer = transport.exchange(request);
+            if (answer.status() >= 500) {
+                breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, new UpstreamStatusException(answer.status()));
+            } else {
+                breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            }
+            return answer;
+        } catch (IOException | RuntimeException e) {
+            breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
+            throw e;
+        }
+    }
+
+    private static void pause(Duration wait) {
+        try {
+            Thread.sleep(wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GatewayException(ErrorCode.UPSTREAM_UNAVAILABLE, "The gateway is shutting down. Retry shortly.");
         }
     }
 
     /** Maps an I/O failure while talking to the upstream to the error the client sees. */
     public static GatewayException failure(IOException e) {
-        if (e instanceof ConnectTimeoutException || e instanceof InterruptedIOException) {
+        if (e instanceof ConnectionRequestTimeoutException) {
+            return GatewayException.retryable(ErrorCode.UPSTREAM_UNAVAILABLE,
+                    "The gateway has no free connection to the upstream API. Retry shortly.", Duration.ofSeconds(1));
+        }
+        if (e instanceof SocketTimeoutException || e instanceof ConnectTimeoutException || e instanceof InterruptedIOException) {
             return new GatewayException(ErrorCode.UPSTREAM_TIMEOUT,
                     "The upstream API did not answer in time. Retry later; long code-interpreter runs can use background mode.",
                     null, e);
@@ -108,11 +133,18 @@ public final class UpstreamClient implements AutoCloseable {
 
     /** Connections currently leased, idle and awaited; used by health checks and leak tests. */
     public PoolStats poolStats() {
-        return connections.getTotalStats();
+        return transport.poolStats();
     }
 
     @Override
     public void close() throws IOException {
-        http.close();
+        transport.close();
+    }
+
+    /** Counts a 5xx answer as a failure for the breaker. */
+    static final class UpstreamStatusException extends IOException {
+        UpstreamStatusException(int status) {
+            super("upstream answered " + status);
+        }
     }
 }

@@ -9,26 +9,39 @@ import org.springframework.context.annotation.Configuration;
 
 import com.sandboxgateway.simulator.OfflineSimulator;
 
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+
 /**
  * Wires the upstream client to OpenAI, or to the bundled offline simulator when no OpenAI key is set,
- * so a fresh clone runs the whole flow without credentials.
+ * so a fresh clone runs the whole flow without credentials. Breaker and team bulkheads come from the
+ * resilience4j registries, so operators tune them with the usual {@code resilience4j.*} properties.
  */
 @Configuration(proxyBeanMethods = false)
 class UpstreamConfiguration {
+
+    /** Name of the breaker in {@code resilience4j.circuitbreaker.instances}. */
+    static final String BREAKER = "upstream";
 
     private static final Logger log = LoggerFactory.getLogger(UpstreamConfiguration.class);
     private static final String SIMULATOR_KEY = "sk-simulator";
 
     @Bean(destroyMethod = "close")
-    UpstreamClient upstreamClient(UpstreamProperties properties, SimulatorHolder simulator) {
+    UpstreamClient upstreamClient(UpstreamProperties properties, SimulatorHolder simulator,
+                                  CircuitBreakerRegistry breakers, BulkheadRegistry bulkheads) {
+        UpstreamTransport transport;
         if (simulator.instance() == null) {
             log.info("Forwarding to {}", properties.baseUrl());
-            return new UpstreamClient(properties.baseUrl(), properties.apiKey(), properties);
+            transport = new UpstreamTransport(properties.baseUrl(), properties.apiKey(), properties);
+        } else {
+            URI simulatorUrl = URI.create(simulator.instance().baseUrl());
+            log.warn("No OpenAI key configured (gateway.upstream.api-key): forwarding to the offline simulator at {}",
+                    simulatorUrl);
+            transport = new UpstreamTransport(simulatorUrl, SIMULATOR_KEY, properties);
         }
-        URI simulatorUrl = URI.create(simulator.instance().baseUrl());
-        log.warn("No OpenAI key configured (gateway.upstream.api-key): forwarding to the offline simulator at {}",
-                simulatorUrl);
-        return new UpstreamClient(simulatorUrl, SIMULATOR_KEY, properties);
+        bulkheads.getConfiguration(UpstreamClient.TEAM_BULKHEAD_CONFIG).orElseThrow(() -> new IllegalStateException(
+                "resilience4j.bulkhead.configs." + UpstreamClient.TEAM_BULKHEAD_CONFIG + " must be configured"));
+        return new UpstreamClient(transport, breakers.circuitBreaker(BREAKER), bulkheads, new UpstreamRetry(properties.retry()));
     }
 
     @Bean(destroyMethod = "close")

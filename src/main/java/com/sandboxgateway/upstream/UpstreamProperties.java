@@ -19,6 +19,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param streamIdleTimeout how long a streamed answer may stay silent before the gateway ends it with
  *        an {@code error} event
  * @param maxConnections pooled upstream connections; each running call holds one
+ * @param retry when and how failed calls are repeated (only where it is safe)
  */
 @ConfigurationProperties("gateway.upstream")
 public record UpstreamProperties(
@@ -27,7 +28,27 @@ public record UpstreamProperties(
         @DefaultValue("5s") Duration connectTimeout,
         @DefaultValue("10m") Duration readTimeout,
         @DefaultValue("5m") Duration streamIdleTimeout,
-        @DefaultValue("1000") int maxConnections) {
+        @DefaultValue("1000") int maxConnections,
+        @DefaultValue Retry retry) {
+
+    /**
+     * Repeating failed calls.
+     *
+     * @param maxAttempts attempts in all, the first included; 1 turns retries off
+     * @param initialBackoff the first wait, doubled each time, with ±50% jitter
+     * @param maxRetryAfter an upstream {@code Retry-After} longer than this is not waited for: the
+     *        client gets the 429 instead
+     */
+    public record Retry(@DefaultValue("3") int maxAttempts, @DefaultValue("200ms") Duration initialBackoff,
+                        @DefaultValue("10s") Duration maxRetryAfter) {
+
+        public Retry {
+            if (maxAttempts < 1) {
+                throw new IllegalArgumentException("gateway.upstream.retry.max-attempts must be at least 1, was " + maxAttempts);
+            }
+            requirePositive(initialBackoff, "retry.initial-backoff");
+        }
+    }
 
     public UpstreamProperties {
         requirePositive(connectTimeout, "connect-timeout");

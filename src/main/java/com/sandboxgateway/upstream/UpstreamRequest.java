@@ -7,15 +7,26 @@ import java.util.Map;
  * One call to make upstream. The path keeps the client's raw query string; the org key is added by
  * {@link UpstreamClient}, never taken from the client.
  *
+ * @param team whose share of the upstream this call uses (the per-team concurrency cap)
  * @param headers extra headers to send (content negotiation and the like, never credentials)
  * @param streaming the answer is expected to be a long-lived event stream, so reads wait up to the
  *        stream idle timeout rather than the read timeout
  */
-public record UpstreamRequest(String method, String pathAndQuery, Map<String, String> headers, Body body,
+public record UpstreamRequest(String team, String method, String pathAndQuery, Map<String, String> headers, Body body,
                               boolean streaming) {
 
     public UpstreamRequest {
         headers = Map.copyOf(headers);
+    }
+
+    /** GET and DELETE may be sent again after a failure: repeating them changes nothing. */
+    boolean idempotent() {
+        return method.equals("GET") || method.equals("DELETE");
+    }
+
+    /** Whether the body can be sent a second time; a streamed upload is gone once sent. */
+    boolean repeatable() {
+        return !(body instanceof Stream);
     }
 
     /** What is sent as the request body. */

@@ -20,6 +20,7 @@ public final class UpstreamResponse implements AutoCloseable {
 
     private final HttpUriRequestBase request;
     private final ClassicHttpResponse response;
+    private Runnable onClose = () -> { };
 
     UpstreamResponse(HttpUriRequestBase request, ClassicHttpResponse response) {
         this.request = request;
@@ -75,12 +76,21 @@ public final class UpstreamResponse implements AutoCloseable {
         request.cancel();
     }
 
+    /** Runs {@code action} once, when this answer is closed (releases what the call held). */
+    void onClose(Runnable action) {
+        this.onClose = action;
+    }
+
     @Override
     public void close() {
         try {
             response.close();
         } catch (IOException ignored) {
             // The connection is discarded either way; nothing useful to report.
+        } finally {
+            Runnable action = onClose;
+            onClose = () -> { };
+            action.run();
         }
     }
 }

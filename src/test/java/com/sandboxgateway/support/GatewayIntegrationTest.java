@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
@@ -27,6 +28,9 @@ import com.openai.models.containers.ContainerCreateParams;
 import com.openai.models.files.FileCreateParams;
 import com.openai.models.files.FilePurpose;
 import com.openai.models.responses.ResponseCreateParams;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 
 /**
  * Base of the tests that run the whole gateway on a real port, with WireMock as OpenAI. The official
@@ -55,9 +59,13 @@ public abstract class GatewayIntegrationTest {
         registry.add("gateway.upstream.base-url", openAi::baseUrl);
     }
 
+    @Autowired
+    private CircuitBreakerRegistry breakers;
+
     @BeforeEach
     void resetOpenAi() {
         openAi.resetAll();
+        breakers.getAllCircuitBreakers().forEach(CircuitBreaker::reset);
     }
 
     protected String gatewayUrl() {
