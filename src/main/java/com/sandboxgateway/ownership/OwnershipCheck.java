@@ -4,10 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.api.Route;
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.RequestBody;
 import com.sandboxgateway.policy.RequestStep;
 
 import tools.jackson.databind.JsonNode;
@@ -29,15 +32,24 @@ public final class OwnershipCheck implements RequestStep {
     public Decision apply(Exchange exchange) {
         for (Reference reference : references(exchange.route(), exchange.json())) {
             if (ownership.visible(reference.id(), exchange.principal()).isEmpty()) {
-                return notFound(reference);
+                return Decision.reject(ErrorCode.NOT_FOUND, notFoundMessage(reference), reference.param());
             }
+        }
+        if (exchange.route().route() == Route.CONTAINER_FILES_CREATE && exchange.body() instanceof RequestBody.Multipart multipart) {
+            // The SDKs send a container file's file_id as a form field; check it as it passes.
+            multipart.upload().onField("file_id", id -> {
+                Reference reference = new Reference(id, ObjectKind.FILE, "file_id");
+                if (ownership.visible(id, exchange.principal()).isEmpty()) {
+                    throw new GatewayException(ErrorCode.NOT_FOUND, notFoundMessage(reference), "file_id", null);
+                }
+                return id;
+            });
         }
         return Decision.PROCEED;
     }
 
-    private static Decision notFound(Reference reference) {
-        return Decision.reject(ErrorCode.NOT_FOUND,
-                "No such " + reference.kind().displayName() + " object: " + reference.id(), reference.param());
+    private static String notFoundMessage(Reference reference) {
+        return "No such " + reference.kind().displayName() + " object: " + reference.id();
     }
 
     /** Every object id a request names, with where it was named. */

@@ -1,6 +1,6 @@
 package com.sandboxgateway.policy;
 
-import java.io.InputStream;
+import com.sandboxgateway.multipart.MultipartUpload;
 
 import tools.jackson.databind.node.ObjectNode;
 
@@ -18,11 +18,7 @@ public sealed interface RequestBody {
     record Json(ObjectNode object, byte[] raw) implements RequestBody {
     }
 
-    /**
-     * A body streamed through as it arrives (multipart uploads), never held whole in memory.
-     *
-     * @param length the byte count, or -1 when unknown
-     */
-    record Stream(InputStream content, long length, String contentType) implements RequestBody {
+    /** A multipart upload, streamed through as it arrives and never held whole in memory. */
+    record Multipart(MultipartUpload upload) implements RequestBody {
     }
 }

@@ -20,6 +20,7 @@ import com.sandboxgateway.api.GatewayHeaders;
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.ApiKeyAuthenticator;
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.multipart.MultipartUpload;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.PolicyChain;
@@ -121,8 +122,11 @@ class ProxyController {
             case RequestBody.Json edited when exchange.bodyReplaced() ->
                     new UpstreamRequest.Bytes(json.writeValueAsBytes(edited.object()), "application/json");
             case RequestBody.Json asSent -> new UpstreamRequest.Bytes(asSent.raw(), "application/json");
-            case RequestBody.Stream upload ->
-                    new UpstreamRequest.Stream(upload.content(), upload.length(), upload.contentType());
+            case RequestBody.Multipart multipart -> {
+                MultipartUpload upload = multipart.upload();
+                upload.readLeadingFields();
+                yield new UpstreamRequest.Stream(upload.body(), upload.length(), upload.contentType());
+            }
         };
         return new UpstreamRequest(exchange.principal().team(), request.getMethod(), path, headers, body,
                 isStreamRequest(exchange, query));

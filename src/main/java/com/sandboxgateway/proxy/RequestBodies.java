@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.multipart.MultipartUpload;
 import com.sandboxgateway.policy.RequestBody;
 
 import tools.jackson.core.JacksonException;
@@ -71,7 +72,7 @@ final class RequestBodies {
         if (!isMultipart(contentType)) {
             throw invalid("This route takes a multipart/form-data upload with a 'file' part.");
         }
-        return new RequestBody.Stream(request.getInputStream(), request.getContentLengthLong(), contentType);
+        return new RequestBody.Multipart(new MultipartUpload(request.getInputStream(), request.getContentLengthLong(), contentType));
     }
 
     private static boolean isMultipart(String contentType) {

@@ -103,6 +103,26 @@ abstract class OwnershipIsolationContract extends GatewayIntegrationTest {
     }
 
     @Test
+    void shouldCheckAFileIdSentAsAFormFieldLikeTheSdksDo() throws Exception {
+        String alicesFile = createdFile(ALICE_KEY, unique("file-"));
+        String bobsContainer = createdContainer(BOB_KEY, unique("cntr_"));
+        String alicesContainer = createdContainer(ALICE_KEY, unique("cntr_"));
+        openAi.stubFor(post(urlPathEqualTo("/v1/containers/" + alicesContainer + "/files"))
+                .willReturn(okJson(example("containers.files.object.json"))));
+
+        assertNotFound(() -> sdk(BOB_KEY).containers().files().create(bobsContainer,
+                com.openai.models.containers.files.FileCreateParams.builder().fileId(alicesFile).build()));
+        sdk(ALICE_KEY).containers().files().create(alicesContainer,
+                com.openai.models.containers.files.FileCreateParams.builder().fileId(alicesFile).build());
+
+        openAi.verify(0, anyRequestedFor(urlPathEqualTo("/v1/containers/" + bobsContainer + "/files")));
+        openAi.verify(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
+                urlPathEqualTo("/v1/containers/" + alicesContainer + "/files"))
+                .withRequestBodyPart(com.github.tomakehurst.wiremock.client.WireMock.aMultipart().withName("file_id")
+                        .withBody(com.github.tomakehurst.wiremock.client.WireMock.equalTo(alicesFile)).build()));
+    }
+
+    @Test
     void shouldListOnlyTheCallersFilesAcrossUpstreamPages() throws Exception {
         List<String> alices = List.of(createdFile(ALICE_KEY, unique("file-")), createdFile(ALICE_KEY, unique("file-")),
                 createdFile(ALICE_KEY, unique("file-")));
