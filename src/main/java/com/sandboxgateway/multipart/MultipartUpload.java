@@ -1,17 +1,20 @@
 package com.sandboxgateway.multipart;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Enumeration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.function.UnaryOperator;
 
 import com.sandboxgateway.api.ErrorCode;
@@ -19,14 +22,15 @@ import com.sandboxgateway.api.GatewayException;
 
 /**
  * A multipart upload on its way upstream. Policy steps register what to do with it (check or rewrite a
- * form field, transform the file) before it moves; the upload then streams through part by part,
- * each rule applied as its part passes, so a file of any size never sits whole in memory.
+ * form field, rewrite the file) before it moves.
  *
- * <p>Form fields before the first file are read ahead by {@link #readLeadingFields()}, so a refusal
- * based on them happens before anything is sent. A rule that throws {@link GatewayException} while
- * the body streams aborts the upstream call: the upstream never receives a complete request.
+ * <p>Without rules the client's bytes stream straight through. With rules, {@link #prepare()} reads
+ * the whole upload first: form fields into memory (they are small), each file through its rule into a
+ * spool file on disk. Only an upload that passed every rule is then sent, so a refusal, however late
+ * in a multi-gigabyte file, means the upstream received nothing; and the heap holds one buffer, never
+ * the file.
  */
-public final class MultipartUpload {
+public final class MultipartUpload implements AutoCloseable {
 
     private static final int MAX_FIELD_BYTES = 1024 * 1024;
 
@@ -34,24 +38,27 @@ public final class MultipartUpload {
     private final long length;
     private final String contentType;
     private final String boundary;
+    private final Path spoolDir;
     private final Map<String, UnaryOperator<String>> fieldRules = new LinkedHashMap<>();
-    private final List<FileRule> fileRules = new ArrayList<>();
-    private MultipartReader reader;
-    private final List<byte[]> readAhead = new ArrayList<>();
-    private MultipartReader.Part pendingFile;
-    private boolean opened;
+    private FileRule fileRule;
+    private List<Segment> prepared;
 
-    /** What to do with an uploaded file's content as it passes. */
+    /** What to do with an uploaded file: read {@code content}, write what goes upstream to {@code out}. */
     @FunctionalInterface
     public interface FileRule {
-        InputStream apply(PartHeaders headers, InputStream content);
+        void transfer(PartHeaders headers, InputStream content, OutputStream out) throws IOException;
     }
 
-    public MultipartUpload(InputStream source, long length, String contentType) {
+    /**
+     * @param length the client's {@code Content-Length}, or -1
+     * @param spoolDir where rewritten files wait until the whole upload has passed its rules
+     */
+    public MultipartUpload(InputStream source, long length, String contentType, Path spoolDir) {
         this.source = source;
         this.length = length;
         this.contentType = contentType;
         this.boundary = boundary(contentType);
+        this.spoolDir = spoolDir;
     }
 
     /**
@@ -62,56 +69,79 @@ public final class MultipartUpload {
         fieldRules.merge(name, rule, (first, second) -> value -> second.apply(first.apply(value)));
     }
 
-    /** Passes every uploaded file through {@code rule}, in registration order. */
+    /** Passes every uploaded file through {@code rule}; one rule per upload. */
     public void onFile(FileRule rule) {
-        fileRules.add(rule);
+        if (fileRule != null) {
+            throw new IllegalStateException("an upload takes one file rule");
+        }
+        fileRule = rule;
     }
 
     public String contentType() {
         return contentType;
     }
 
-    /** The body's length when it passes untouched, else -1 (it is sent chunked). */
-    public long length() {
-        return isUntouched() ? length : -1;
-    }
-
     /**
-     * Reads and checks the form fields that come before the first file, so refusals based on them
-     * happen before the upstream call starts.
+     * Reads the whole upload through its rules. Does nothing for an upload without rules.
      *
-     * @throws GatewayException when a rule refuses a field or the body is malformed
+     * @throws GatewayException when a rule refuses the upload or the body is malformed
      */
-    public void readLeadingFields() {
-        if (isUntouched() || reader != null) {
+    public void prepare() {
+        if (isUntouched() || prepared != null) {
             return;
         }
-        reader = new MultipartReader(source, boundary);
+        prepared = new ArrayList<>();
+        MultipartReader reader = new MultipartReader(source, boundary);
         try {
             for (MultipartReader.Part part = reader.next(); part != null; part = reader.next()) {
-                if (part.headers().isFile()) {
-                    pendingFile = part;
-                    return;
-                }
-                readAhead.add(field(part));
+                prepared.add(new Segment(opening(part.headers()), null));
+                prepared.add(part.headers().isFile() ? new Segment(null, spool(part)) : new Segment(field(part), null));
             }
+        } catch (MalformedMultipartException e) {
+            close();
+            throw new GatewayException(ErrorCode.INVALID_REQUEST, "The multipart body is malformed: " + e.getMessage() + ".");
         } catch (IOException e) {
-            throw malformed(e);
+            close();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
         }
-        readAhead.add(closing());
+        prepared.add(new Segment(closing(), null));
     }
 
-    /** The body to send upstream: the client's bytes when no rule applies, else the rewritten parts. */
+    /** The body to send upstream: the client's bytes when no rule applies, else the prepared parts. */
     public InputStream body() {
         if (isUntouched()) {
             return source;
         }
-        readLeadingFields();
-        return new SequenceInputStream(new Segments());
+        prepare();
+        List<InputStream> streams = new ArrayList<>();
+        for (Segment segment : prepared) {
+            streams.add(segment.open());
+        }
+        return new SequenceInputStream(Collections.enumeration(streams));
+    }
+
+    /** The length of {@link #body()}, or -1 when unknown (then it is sent chunked). */
+    public long length() {
+        if (isUntouched()) {
+            return length;
+        }
+        prepare();
+        return prepared.stream().mapToLong(Segment::length).sum();
+    }
+
+    /** Deletes the spool files. */
+    @Override
+    public void close() {
+        if (prepared != null) {
+            prepared.forEach(Segment::delete);
+        }
     }
 
     private boolean isUntouched() {
-        return fieldRules.isEmpty() && fileRules.isEmpty();
+        return fieldRules.isEmpty() && fileRule == null;
     }
 
     private byte[] field(MultipartReader.Part part) throws IOException {
@@ -121,44 +151,35 @@ public final class MultipartUpload {
                     + "' is larger than " + MAX_FIELD_BYTES + " bytes; only files may be large.");
         }
         UnaryOperator<String> rule = fieldRules.get(part.headers().name());
-        if (rule != null) {
-            value = rule.apply(new String(value, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
-        }
-        return concat(opening(part.headers()), value);
+        return rule == null ? value : rule.apply(new String(value, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
     }
 
-    private InputStream file(MultipartReader.Part part) {
-        InputStream content = part.content();
-        for (FileRule rule : fileRules) {
-            content = rule.apply(part.headers(), content);
+    private Path spool(MultipartReader.Part part) throws IOException {
+        Path file = Files.createTempFile(spoolDir, "upload-", ".part");
+        try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 64 * 1024)) {
+            if (fileRule == null) {
+                part.content().transferTo(out);
+            } else {
+                fileRule.transfer(part.headers(), part.content(), out);
+            }
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(file);
+            throw e;
         }
-        return new SequenceInputStream(new ByteArrayInputStream(opening(part.headers())), content);
+        return file;
     }
 
     private byte[] opening(PartHeaders headers) {
         // The first delimiter opens the body; every later one also ends the part before it.
-        byte[] start = ((opened ? "\r\n--" : "--") + boundary + "\r\n").getBytes(StandardCharsets.US_ASCII);
-        opened = true;
-        byte[] end = headers.raw().length == 0 ? "\r\n".getBytes(StandardCharsets.US_ASCII)
-                : "\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-        return concat(concat(start, headers.raw()), end);
+        ByteArrayOutputStream opening = new ByteArrayOutputStream();
+        opening.writeBytes(((prepared.isEmpty() ? "--" : "\r\n--") + boundary + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        opening.writeBytes(headers.raw());
+        opening.writeBytes((headers.raw().length == 0 ? "\r\n" : "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        return opening.toByteArray();
     }
 
     private byte[] closing() {
-        return ((opened ? "\r\n--" : "--") + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private static byte[] concat(byte[] first, byte[] second) {
-        byte[] joined = java.util.Arrays.copyOf(first, first.length + second.length);
-        System.arraycopy(second, 0, joined, first.length, second.length);
-        return joined;
-    }
-
-    private static GatewayException malformed(IOException e) {
-        if (e instanceof MalformedMultipartException) {
-            return new GatewayException(ErrorCode.INVALID_REQUEST, "The multipart body is malformed: " + e.getMessage() + ".");
-        }
-        throw new UncheckedIOException(e);
+        return ((prepared.isEmpty() ? "--" : "\r\n--") + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
     private static String boundary(String contentType) {
@@ -172,40 +193,35 @@ public final class MultipartUpload {
         throw new GatewayException(ErrorCode.INVALID_REQUEST, "The multipart Content-Type has no boundary parameter.");
     }
 
-    /**
-     * The rewritten body as a lazy sequence: the fields read ahead, then each later part as the
-     * upstream asks for more bytes.
-     */
-    private final class Segments implements Enumeration<InputStream> {
-        private boolean closed = !readAhead.isEmpty() && pendingFile == null;
+    /** A piece of the prepared body: bytes in memory or a spooled file. */
+    private record Segment(byte[] bytes, Path file) {
 
-        @Override
-        public boolean hasMoreElements() {
-            return !readAhead.isEmpty() || pendingFile != null || !closed;
-        }
-
-        @Override
-        public InputStream nextElement() {
-            if (!readAhead.isEmpty()) {
-                return new ByteArrayInputStream(readAhead.removeFirst());
-            }
-            if (pendingFile != null) {
-                MultipartReader.Part part = pendingFile;
-                pendingFile = null;
-                return file(part);
-            }
-            if (closed) {
-                throw new NoSuchElementException();
+        InputStream open() {
+            if (bytes != null) {
+                return new ByteArrayInputStream(bytes);
             }
             try {
-                MultipartReader.Part part = reader.next();
-                if (part == null) {
-                    closed = true;
-                    return new ByteArrayInputStream(closing());
-                }
-                return part.headers().isFile() ? file(part) : new ByteArrayInputStream(field(part));
+                return Files.newInputStream(file);
             } catch (IOException e) {
-                throw malformed(e);
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        long length() {
+            try {
+                return bytes != null ? bytes.length : Files.size(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        void delete() {
+            if (file != null) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException ignored) {
+                    // Nothing more can be done here; the spool directory is the operator's to watch.
+                }
             }
         }
     }

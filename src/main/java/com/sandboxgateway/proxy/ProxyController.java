@@ -58,7 +58,7 @@ class ProxyController {
         this.upstream = upstream;
         this.json = json;
         this.errors = new OpenAiErrors(json);
-        this.bodies = new RequestBodies(json, properties.maxJsonBytes());
+        this.bodies = new RequestBodies(json, properties.maxJsonBytes(), properties.uploadSpoolDir());
         this.relay = new ResponseRelay(json, errors, properties.maxJsonBytes());
     }
 
@@ -96,13 +96,29 @@ class ProxyController {
         RequestBody body = bodies.read(route.get().route(), request);
         Exchange exchange = new Exchange(requestId, principal.get(), route.get(), request.getRequestURI(), request.getQueryString(),
                 request.getHeader(GatewayHeaders.SESSION), request.getHeader(GatewayHeaders.DATASET_PROFILE), body);
+        try {
+            forward(exchange, request, response);
+        } finally {
+            exchange.responseHeaders().forEach((name, value) -> {
+                if (!response.isCommitted()) {
+                    response.setHeader(name, value);
+                }
+            });
+            if (body instanceof RequestBody.Multipart multipart) {
+                multipart.upload().close();
+            }
+        }
+    }
+
+    private void forward(Exchange exchange, HttpServletRequest request, HttpServletResponse response) throws IOException {
         Decision decision = chain.apply(exchange);
-        exchange.responseHeaders().forEach(response::setHeader);
         if (decision instanceof Decision.Reject(ErrorCode code, String message, String param)) {
             refuse(response, code, message, param);
             return;
         }
-        try (UpstreamResponse answer = upstream.send(upstreamRequest(exchange, request))) {
+        UpstreamRequest upstreamRequest = upstreamRequest(exchange, request);
+        exchange.responseHeaders().forEach(response::setHeader);
+        try (UpstreamResponse answer = upstream.send(upstreamRequest)) {
             relay.relay(exchange, answer, chain.inspectors(), response);
         }
     }
@@ -124,7 +140,7 @@ class ProxyController {
             case RequestBody.Json asSent -> new UpstreamRequest.Bytes(asSent.raw(), "application/json");
             case RequestBody.Multipart multipart -> {
                 MultipartUpload upload = multipart.upload();
-                upload.readLeadingFields();
+                upload.prepare();
                 yield new UpstreamRequest.Stream(upload.body(), upload.length(), upload.contentType());
             }
         };

@@ -1,5 +1,7 @@
 package com.sandboxgateway.proxy;
 
+import java.nio.file.Path;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -9,13 +11,18 @@ import org.springframework.util.unit.DataSize;
  *
  * @param maxJsonSize largest JSON request body, inspected JSON answer or single streamed event the
  *        gateway holds in memory; larger ones are refused rather than risking the heap
+ * @param uploadSpoolDir where uploads wait, rewritten, until they have passed every rule; each is
+ *        deleted once sent. Defaults to the system temp directory
  */
 @ConfigurationProperties("gateway.proxy")
-record ProxyProperties(@DefaultValue("64MB") DataSize maxJsonSize) {
+record ProxyProperties(@DefaultValue("64MB") DataSize maxJsonSize, Path uploadSpoolDir) {
 
     ProxyProperties {
         if (maxJsonSize.toBytes() < 1024 || maxJsonSize.toBytes() > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("gateway.proxy.max-json-size must be between 1KB and 2GB, was " + maxJsonSize);
+        }
+        if (uploadSpoolDir == null) {
+            uploadSpoolDir = Path.of(System.getProperty("java.io.tmpdir"));
         }
     }
 

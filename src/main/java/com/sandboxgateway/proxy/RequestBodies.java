@@ -2,6 +2,7 @@ package com.sandboxgateway.proxy;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -24,10 +25,12 @@ final class RequestBodies {
 
     private final JsonMapper json;
     private final int maxJsonBytes;
+    private final Path spoolDir;
 
-    RequestBodies(JsonMapper json, int maxJsonBytes) {
+    RequestBodies(JsonMapper json, int maxJsonBytes, Path spoolDir) {
         this.json = json;
         this.maxJsonBytes = maxJsonBytes;
+        this.spoolDir = spoolDir;
     }
 
     RequestBody read(Route route, HttpServletRequest request) throws IOException {
@@ -68,11 +71,11 @@ final class RequestBodies {
         return new RequestBody.Json(object, raw);
     }
 
-    private static RequestBody stream(HttpServletRequest request, String contentType) throws IOException {
+    private RequestBody stream(HttpServletRequest request, String contentType) throws IOException {
         if (!isMultipart(contentType)) {
             throw invalid("This route takes a multipart/form-data upload with a 'file' part.");
         }
-        return new RequestBody.Multipart(new MultipartUpload(request.getInputStream(), request.getContentLengthLong(), contentType));
+        return new RequestBody.Multipart(new MultipartUpload(request.getInputStream(), request.getContentLengthLong(), contentType, spoolDir));
     }
 
     private static boolean isMultipart(String contentType) {
