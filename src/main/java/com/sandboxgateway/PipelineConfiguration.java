@@ -3,6 +3,7 @@ package com.sandboxgateway;
 import java.time.Clock;
 import java.util.List;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -12,6 +13,8 @@ import com.sandboxgateway.ownership.OwnershipCheck;
 import com.sandboxgateway.ownership.OwnershipRecorder;
 import com.sandboxgateway.ownership.OwnershipStore;
 import com.sandboxgateway.policy.PolicyChain;
+import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.sanitize.UploadSanitizer;
 import com.sandboxgateway.upstream.UpstreamClient;
 
 import tools.jackson.databind.json.JsonMapper;
@@ -29,10 +32,12 @@ class PipelineConfiguration {
     }
 
     @Bean
-    PolicyChain policyChain(Ownership ownership, OwnershipStore ownershipStore, UpstreamClient upstream, JsonMapper json) {
+    PolicyChain policyChain(PolicyProperties policy, Ownership ownership, OwnershipStore ownershipStore, UpstreamClient upstream,
+                            JsonMapper json, ApplicationEventPublisher events) {
         return new PolicyChain(
                 List.of(
-                        new OwnershipCheck(ownership)),
+                        new OwnershipCheck(ownership),
+                        new UploadSanitizer(policy, json, events)),
                 List.of(
                         new OwnershipRecorder(ownershipStore),
                         new OwnedListFilter(ownership, upstream, json)));

@@ -1,0 +1,119 @@
+package com.sandboxgateway.sanitize;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import com.sandboxgateway.policy.PolicyProperties;
+
+/**
+ * Keyed pseudonyms: the first 16 hex characters of HMAC-SHA256(key, value). The same value gives the
+ * same pseudonym in every file, on every replica, across restarts, so joins still work; without the
+ * key a pseudonym cannot be reversed or recomputed. The key never leaves this class; {@link #keyId()}
+ * identifies it in audit records so a rotation is traceable.
+ */
+public final class Pseudonymizer {
+
+    private static final String HMAC = "HmacSHA256";
+
+    private final SecretKeySpec key;
+    private final String keyId;
+
+    Pseudonymizer(byte[] key) {
+        this.key = new SecretKeySpec(key.clone(), HMAC);
+        this.keyId = "hmac-sha256:" + HexFormat.of().formatHex(sha256(key), 0, 4);
+    }
+
+    /**
+     * The pseudonymizer the policy asks for: none when it pseudonymizes nothing, else one keyed by
+     * {@code pseudonymization-key} (the key itself, or {@code file:/path} to read it from a file).
+     *
+     * @throws IllegalStateException when columns are to be pseudonymized but no usable key is set:
+     *         the gateway refuses to start rather than pass identifiers in clear
+     */
+    public static Pseudonymizer fromPolicy(PolicyProperties.Sanitization policy) {
+        String setting = policy.pseudonymizationKey();
+        boolean needed = !policy.pseudonymizeColumns().isEmpty();
+        if (setting == null || setting.isBlank()) {
+            if (needed) {
+                throw new IllegalStateException("gateway.policy.org.sanitization.pseudonymize-columns is set but "
+                        + "gateway.policy.org.sanitization.pseudonymization-key is empty; set the key (e.g. GATEWAY_PSEUDONYM_KEY)");
+            }
+            return null;
+        }
+        byte[] key = setting.startsWith("file:") ? readKeyFile(Path.of(setting.substring(5))) : setting.getBytes(StandardCharsets.UTF_8);
+        if (key.length < 16) {
+            throw new IllegalStateException("gateway.policy.org.sanitization.pseudonymization-key must be at least 16 bytes");
+        }
+        return new Pseudonymizer(key);
+    }
+
+    private static byte[] readKeyFile(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the pseudonymization key file " + file + ": " + e.getClass().getSimpleName());
+        }
+    }
+
+    /** A public identifier of the key (a short hash of it), safe to log and to record. */
+    public String keyId() {
+        return keyId;
+    }
+
+    /** A pseudonymizing function for one thread's use (a {@link Mac} is not thread-safe). */
+    Session session() {
+        try {
+            Mac mac = Mac.getInstance(HMAC);
+            mac.init(key);
+            return new Session(mac, keyId);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is required by every Java platform", e);
+        }
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Pseudonymizes values one after another on one thread. */
+    static final class Session {
+        private static final char[] HEX = "0123456789abcdef".toCharArray();
+        private final Mac mac;
+        private final String keyId;
+
+        private Session(Mac mac, String keyId) {
+            this.mac = mac;
+            this.keyId = keyId;
+        }
+
+        String keyId() {
+            return keyId;
+        }
+
+        /** The pseudonym of {@code value}; an empty value stays empty. */
+        String pseudonym(CharSequence value) {
+            if (value.isEmpty()) {
+                return "";
+            }
+            byte[] digest = mac.doFinal(value.toString().getBytes(StandardCharsets.UTF_8));
+            char[] hex = new char[16];
+            for (int i = 0; i < 8; i++) {
+                hex[2 * i] = HEX[(digest[i] >> 4) & 0xf];
+                hex[2 * i + 1] = HEX[digest[i] & 0xf];
+            }
+            return new String(hex);
+        }
+    }
+}

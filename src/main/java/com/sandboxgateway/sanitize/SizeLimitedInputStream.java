@@ -1,0 +1,48 @@
+package com.sandboxgateway.sanitize;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayException;
+
+/** Refuses a file with {@code file_too_large} the moment it passes the limit, before it is all read. */
+final class SizeLimitedInputStream extends FilterInputStream {
+
+    private final long limit;
+    private final String limitText;
+    private long count;
+
+    SizeLimitedInputStream(InputStream in, long limit, String limitText) {
+        super(in);
+        this.limit = limit;
+        this.limitText = limitText;
+    }
+
+    @Override
+    public int read() throws IOException {
+        int b = super.read();
+        if (b >= 0) {
+            count(1);
+        }
+        return b;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+        int read = super.read(buffer, offset, length);
+        if (read > 0) {
+            count(read);
+        }
+        return read;
+    }
+
+    private void count(int bytes) {
+        count += bytes;
+        if (count > limit) {
+            throw new GatewayException(ErrorCode.FILE_TOO_LARGE,
+                    "The file is larger than the " + limitText + " the policy allows. Split it or upload a smaller extract.");
+        }
+    }
+}
