@@ -14,10 +14,22 @@ final class SizeLimitedInputStream extends FilterInputStream {
     private final String limitText;
     private long count;
 
-    SizeLimitedInputStream(InputStream in, long limit, String limitText) {
+    SizeLimitedInputStream(InputStream in, long limit) {
         super(in);
         this.limit = limit;
-        this.limitText = limitText;
+        this.limitText = describe(limit);
+    }
+
+    /** {@code 5MB} rather than {@code 5242880B}, as operators wrote it. */
+    static String describe(long bytes) {
+        String[] units = {"GB", "MB", "KB"};
+        long[] sizes = {1L << 30, 1L << 20, 1L << 10};
+        for (int i = 0; i < units.length; i++) {
+            if (bytes % sizes[i] == 0) {
+                return bytes / sizes[i] + units[i];
+            }
+        }
+        return bytes + "B";
     }
 
     @Override

@@ -74,8 +74,7 @@ public final class UploadSanitizer implements RequestStep {
                     + "' has a type the policy does not accept. Upload CSV, TSV or JSON Lines data, or one of: "
                     + String.join(", ", files.opaqueExtensions()) + ".");
         }
-        BufferedInputStream in = new BufferedInputStream(new SizeLimitedInputStream(content,
-                files.maxUploadSize().toBytes(), files.maxUploadSize().toString()), 64 * 1024);
+        BufferedInputStream in = new BufferedInputStream(new SizeLimitedInputStream(content, files.maxUploadSize().toBytes()), 64 * 1024);
         in.mark(SNIFF_BYTES);
         byte[] head = in.readNBytes(SNIFF_BYTES);
         in.reset();

@@ -19,5 +19,6 @@ public abstract class ScriptedUpstreamIntegrationTest {
     @DynamicPropertySource
     static void upstream(DynamicPropertyRegistry registry) {
         registry.add("gateway.upstream.base-url", ScriptedUpstream::baseUrl);
+        registry.add("gateway.policy.org.files.max-upload-size", () -> "2GB");
     }
 }
