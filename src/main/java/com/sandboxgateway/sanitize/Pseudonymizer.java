@@ -8,9 +8,6 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
-
 import com.sandboxgateway.policy.PolicyProperties;
 
 /**
@@ -21,13 +18,11 @@ import com.sandboxgateway.policy.PolicyProperties;
  */
 public final class Pseudonymizer {
 
-    private static final String HMAC = "HmacSHA256";
-
-    private final SecretKeySpec key;
+    private final byte[] keyBytes;
     private final String keyId;
 
     Pseudonymizer(byte[] key) {
-        this.key = new SecretKeySpec(key.clone(), HMAC);
+        this.keyBytes = key.clone();
         this.keyId = "hmac-sha256:" + HexFormat.of().formatHex(sha256(key), 0, 4);
     }
 
@@ -68,15 +63,9 @@ public final class Pseudonymizer {
         return keyId;
     }
 
-    /** A pseudonymizing function for one thread's use (a {@link Mac} is not thread-safe). */
+    /** A pseudonymizing function for one thread's use (digests are not thread-safe). */
     Session session() {
-        try {
-            Mac mac = Mac.getInstance(HMAC);
-            mac.init(key);
-            return new Session(mac, keyId);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is required by every Java platform", e);
-        }
+        return new Session(keyBytes, keyId);
     }
 
     private static byte[] sha256(byte[] bytes) {
@@ -87,14 +76,26 @@ public final class Pseudonymizer {
         }
     }
 
-    /** Pseudonymizes values one after another on one thread. */
+    /**
+     * Pseudonymizes values one after another on one thread. HMAC as RFC 2104 defines it, with the
+     * digests of the padded key blocks computed once: each value then costs two SHA-256 compressions
+     * instead of four, which is most of the cost of sanitizing a large file.
+     */
     static final class Session {
         private static final char[] HEX = "0123456789abcdef".toCharArray();
-        private final Mac mac;
+        private final MessageDigest inner;
+        private final MessageDigest outer;
         private final String keyId;
+        private byte[] encoded = new byte[64];
 
-        private Session(Mac mac, String keyId) {
-            this.mac = mac;
+        private Session(byte[] key, String keyId) {
+            byte[] block = java.util.Arrays.copyOf(key.length > 64 ? sha256(key) : key, 64);
+            this.inner = sha256Digest();
+            this.outer = sha256Digest();
+            for (int i = 0; i < 64; i++) {
+                inner.update((byte) (block[i] ^ 0x36));
+                outer.update((byte) (block[i] ^ 0x5c));
+            }
             this.keyId = keyId;
         }
 
@@ -107,13 +108,48 @@ public final class Pseudonymizer {
             if (value.isEmpty()) {
                 return "";
             }
-            byte[] digest = mac.doFinal(value.toString().getBytes(StandardCharsets.UTF_8));
-            char[] hex = new char[16];
-            for (int i = 0; i < 8; i++) {
-                hex[2 * i] = HEX[(digest[i] >> 4) & 0xf];
-                hex[2 * i + 1] = HEX[digest[i] & 0xf];
+            int length = utf8(value);
+            try {
+                MessageDigest innerHash = (MessageDigest) inner.clone();
+                innerHash.update(encoded, 0, length);
+                MessageDigest outerHash = (MessageDigest) outer.clone();
+                outerHash.update(innerHash.digest());
+                byte[] digest = outerHash.digest();
+                char[] hex = new char[16];
+                for (int i = 0; i < 8; i++) {
+                    hex[2 * i] = HEX[(digest[i] >> 4) & 0xf];
+                    hex[2 * i + 1] = HEX[digest[i] & 0xf];
+                }
+                return new String(hex);
+            } catch (CloneNotSupportedException e) {
+                throw new IllegalStateException("the JDK's SHA-256 digest is cloneable", e);
             }
-            return new String(hex);
+        }
+
+        /** Encodes into the reusable buffer; ASCII, the common case, without a detour through String. */
+        private int utf8(CharSequence value) {
+            int length = value.length();
+            if (encoded.length < length * 3) {
+                encoded = new byte[length * 3];
+            }
+            for (int i = 0; i < length; i++) {
+                char c = value.charAt(i);
+                if (c >= 0x80) {
+                    byte[] bytes = value.toString().getBytes(StandardCharsets.UTF_8);
+                    System.arraycopy(bytes, 0, encoded, 0, bytes.length);
+                    return bytes.length;
+                }
+                encoded[i] = (byte) c;
+            }
+            return length;
+        }
+
+        private static MessageDigest sha256Digest() {
+            try {
+                return MessageDigest.getInstance("SHA-256");
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
         }
     }
 }
