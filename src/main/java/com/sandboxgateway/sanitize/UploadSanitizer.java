@@ -6,6 +6,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 
 import com.sandboxgateway.api.ErrorCode;
@@ -29,6 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class UploadSanitizer implements RequestStep {
 
+    private static final Logger log = LoggerFactory.getLogger(UploadSanitizer.class);
     private static final int SNIFF_BYTES = 8 * 1024;
 
     private final PolicyProperties.Files files;
@@ -61,6 +64,7 @@ public final class UploadSanitizer implements RequestStep {
         multipart.upload().onFile((headers, content, out) -> {
             SanitizationReport report = sanitize(headers, content, out, rules);
             exchange.addResponseHeader(GatewayHeaders.SANITIZED, report.header());
+            log.info("Sanitized upload for {}/{}: {}", exchange.principal().team(), exchange.principal().user(), report.header());
             events.publishEvent(new UploadSanitized(exchange.requestId(), exchange.principal(), headers.filename(), report));
         });
         return Decision.PROCEED;
