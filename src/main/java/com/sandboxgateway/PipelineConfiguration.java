@@ -7,6 +7,10 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import com.sandboxgateway.audit.AuditLog;
+import com.sandboxgateway.audit.AuditProperties;
+import com.sandboxgateway.audit.CodeExecutionAuditor;
+import com.sandboxgateway.audit.CodeOutputsRequested;
 import com.sandboxgateway.ownership.OwnedListFilter;
 import com.sandboxgateway.ownership.Ownership;
 import com.sandboxgateway.ownership.OwnershipCheck;
@@ -33,12 +37,15 @@ class PipelineConfiguration {
 
     @Bean
     PolicyChain policyChain(PolicyProperties policy, Ownership ownership, OwnershipStore ownershipStore, UpstreamClient upstream,
-                            JsonMapper json, ApplicationEventPublisher events) {
+                            AuditLog auditLog, AuditProperties audit, JsonMapper json, ApplicationEventPublisher events,
+                            Clock clock) {
         return new PolicyChain(
                 List.of(
                         new OwnershipCheck(ownership),
-                        new UploadSanitizer(policy, json, events)),
+                        new UploadSanitizer(policy, json, events),
+                        new CodeOutputsRequested()),
                 List.of(
+                        new CodeExecutionAuditor(auditLog, json, clock, audit.maxOutputChars()),
                         new OwnershipRecorder(ownershipStore),
                         new OwnedListFilter(ownership, upstream, json)));
     }

@@ -1,7 +1,9 @@
 package com.sandboxgateway.policy;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.Principal;
@@ -19,12 +21,16 @@ public final class Exchange {
     private final Principal principal;
     private final RouteMatch route;
     private final String path;
-    private final String rawQuery;
+    private String rawQuery;
     private final String session;
     private final String datasetProfile;
     private final Map<String, String> responseHeaders = new LinkedHashMap<>();
     private RequestBody body;
     private boolean bodyReplaced;
+    private String upstreamRequestId;
+    private String responseId;
+    private String model;
+    private final Set<String> auditedCalls = new HashSet<>();
 
     public Exchange(String requestId, Principal principal, RouteMatch route, String path, String rawQuery, String session,
                     String datasetProfile, RequestBody body) {
@@ -55,9 +61,15 @@ public final class Exchange {
         return path;
     }
 
-    /** The client's query string exactly as sent, or {@code null}. */
+    /** The query string to send upstream: the client's, plus what steps added. */
     public String rawQuery() {
         return rawQuery;
+    }
+
+    /** Adds a parameter to the upstream query (the value must already be URL-encoded). */
+    public void addQueryParameter(String encodedName, String encodedValue) {
+        String parameter = encodedName + "=" + encodedValue;
+        rawQuery = rawQuery == null || rawQuery.isEmpty() ? parameter : rawQuery + "&" + parameter;
     }
 
     /** The {@code X-Gateway-Session} header, or {@code null}. */
@@ -92,6 +104,35 @@ public final class Exchange {
 
     public boolean bodyReplaced() {
         return bodyReplaced;
+    }
+
+    /** OpenAI's {@code x-request-id} for this call, once it answered; else {@code null}. */
+    public String upstreamRequestId() {
+        return upstreamRequestId;
+    }
+
+    public void upstreamAnswered(String requestId) {
+        this.upstreamRequestId = requestId;
+    }
+
+    /** The response this exchange creates or reads, once the answer named it; else {@code null}. */
+    public String responseId() {
+        return responseId;
+    }
+
+    /** The model that answers, once the answer named it; else {@code null}. */
+    public String model() {
+        return model;
+    }
+
+    public void responseIdentified(String responseId, String model) {
+        this.responseId = responseId;
+        this.model = model;
+    }
+
+    /** Marks a code-interpreter call as audited by this exchange; false if it already was. */
+    public boolean firstAuditOf(String callId) {
+        return auditedCalls.add(callId);
     }
 
     /** Adds a header to the answer the client gets, whatever the outcome. */

@@ -1,6 +1,7 @@
 package com.sandboxgateway.proxy;
 
 import java.io.IOException;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -11,6 +12,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.RequestMapping;
 
@@ -50,10 +52,14 @@ class ProxyController {
     private final OpenAiErrors errors;
     private final RequestBodies bodies;
     private final ResponseRelay relay;
+    private final ApplicationEventPublisher events;
+    private final Clock clock;
 
     ProxyController(ApiKeyAuthenticator authenticator, PolicyChain chain, UpstreamClient upstream, JsonMapper json,
-                    ProxyProperties properties) {
+                    ProxyProperties properties, ApplicationEventPublisher events, Clock clock) {
         this.authenticator = authenticator;
+        this.events = events;
+        this.clock = clock;
         this.chain = chain;
         this.upstream = upstream;
         this.json = json;
@@ -68,33 +74,32 @@ class ProxyController {
         response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
         MDC.put("requestId", requestId);
         try {
-            proxy(requestId, request, response);
-        } catch (GatewayException e) {
-            response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
-            if (e.retryAfter() != null && !response.isCommitted()) {
-                response.setHeader("Retry-After", Long.toString(Math.max(1, e.retryAfter().toSeconds())));
+            Optional<Principal> principal = authenticator.authenticate(request.getHeader("Authorization"));
+            if (principal.isEmpty()) {
+                refuse(response, new GatewayException(ErrorCode.INVALID_API_KEY,
+                        "Missing or unknown gateway key. Send 'Authorization: Bearer <gateway key>'; ask your platform team for a key."));
+                return;
             }
-            refuse(response, e.code(), e.getMessage(), e.param());
+            try {
+                proxy(requestId, principal.get(), request, response);
+            } catch (GatewayException e) {
+                response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
+                refuse(response, e);
+                events.publishEvent(new RequestRefused(requestId, principal.get(), request.getMethod(), request.getRequestURI(),
+                        e.code(), e.getMessage(), clock.instant()));
+            }
         } finally {
             MDC.remove("requestId");
         }
     }
 
-    private void proxy(String requestId, HttpServletRequest request, HttpServletResponse response) throws IOException {
-        Optional<Principal> principal = authenticator.authenticate(request.getHeader("Authorization"));
-        if (principal.isEmpty()) {
-            refuse(response, ErrorCode.INVALID_API_KEY,
-                    "Missing or unknown gateway key. Send 'Authorization: Bearer <gateway key>'; ask your platform team for a key.", null);
-            return;
-        }
-        Optional<RouteMatch> route = routes.match(request.getMethod(), request.getRequestURI());
-        if (route.isEmpty()) {
-            refuse(response, ErrorCode.ROUTE_NOT_ALLOWED, "The gateway does not serve " + request.getMethod() + " "
-                    + request.getRequestURI() + ". It forwards the responses, files and containers routes only.", null);
-            return;
-        }
-        RequestBody body = bodies.read(route.get().route(), request);
-        Exchange exchange = new Exchange(requestId, principal.get(), route.get(), request.getRequestURI(), request.getQueryString(),
+    private void proxy(String requestId, Principal principal, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        RouteMatch route = routes.match(request.getMethod(), request.getRequestURI()).orElseThrow(() -> new GatewayException(
+                ErrorCode.ROUTE_NOT_ALLOWED, "The gateway does not serve " + request.getMethod() + " " + request.getRequestURI()
+                + ". It forwards the responses, files and containers routes only."));
+        RequestBody body = bodies.read(route.route(), request);
+        Exchange exchange = new Exchange(requestId, principal, route, request.getRequestURI(), request.getQueryString(),
                 request.getHeader(GatewayHeaders.SESSION), request.getHeader(GatewayHeaders.DATASET_PROFILE), body);
         try {
             forward(exchange, request, response);
@@ -111,14 +116,13 @@ class ProxyController {
     }
 
     private void forward(Exchange exchange, HttpServletRequest request, HttpServletResponse response) throws IOException {
-        Decision decision = chain.apply(exchange);
-        if (decision instanceof Decision.Reject(ErrorCode code, String message, String param)) {
-            refuse(response, code, message, param);
-            return;
+        if (chain.apply(exchange) instanceof Decision.Reject(ErrorCode code, String message, String param)) {
+            throw new GatewayException(code, message, param, null);
         }
         UpstreamRequest upstreamRequest = upstreamRequest(exchange, request);
         exchange.responseHeaders().forEach(response::setHeader);
         try (UpstreamResponse answer = upstream.send(upstreamRequest)) {
+            exchange.upstreamAnswered(answer.header("x-request-id"));
             relay.relay(exchange, answer, chain.inspectors(), response);
         }
     }
@@ -155,12 +159,15 @@ class ProxyController {
         return query != null && ("&" + query + "&").contains("&stream=true&");
     }
 
-    private void refuse(HttpServletResponse response, ErrorCode code, String message, String param) throws IOException {
+    private void refuse(HttpServletResponse response, GatewayException refusal) throws IOException {
         if (response.isCommitted()) {
-            log.warn("Could not report {} to the client: the answer had already started", code.code());
+            log.warn("Could not report {} to the client: the answer had already started", refusal.code().code());
             return;
         }
-        log.info("Refused with {}: {}", code.code(), message);
-        errors.write(response, code, message, param);
+        log.info("Refused with {}: {}", refusal.code().code(), refusal.getMessage());
+        if (refusal.retryAfter() != null) {
+            response.setHeader("Retry-After", Long.toString(Math.max(1, refusal.retryAfter().toSeconds())));
+        }
+        errors.write(response, refusal.code(), refusal.getMessage(), refusal.param());
     }
 }

@@ -65,7 +65,8 @@ public final class UploadSanitizer implements RequestStep {
             SanitizationReport report = sanitize(headers, content, out, rules);
             exchange.addResponseHeader(GatewayHeaders.SANITIZED, report.header());
             log.info("Sanitized upload for {}/{}: {}", exchange.principal().team(), exchange.principal().user(), report.header());
-            events.publishEvent(new UploadSanitized(exchange.requestId(), exchange.principal(), headers.filename(), report));
+            events.publishEvent(new UploadSanitized(exchange.requestId(), exchange.principal(), headers.filename(), report,
+                    java.time.Instant.now()));
         });
         return Decision.PROCEED;
     }

@@ -1,0 +1,184 @@
+package com.sandboxgateway.audit;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The audit trail in the relational store. Appends lock the one {@code audit_chain} row, so writers
+ * in every thread and on every replica extend a single linear chain; an append of a record (or call)
+ * already stored is a no-op, so replays and repeated fetches never duplicate.
+ */
+final class JdbcAuditStore {
+
+    private static final int VERIFY_PAGE = 1000;
+
+    private final JdbcClient jdbc;
+    private final TransactionTemplate transactions;
+    private final AuditChain chain;
+
+    JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, AuditChain chain) {
+        this.jdbc = jdbc;
+        this.transactions = transactions;
+        this.chain = chain;
+    }
+
+    /** Appends the record to the chain; false when it (or its call) was already stored. */
+    boolean append(AuditRecord record) {
+        Boolean stored = transactions.execute(status -> {
+            Map<String, Object> head = jdbc.sql("SELECT last_seq, last_hash FROM audit_chain WHERE id = 1 FOR UPDATE")
+                    .query().singleRow();
+            boolean duplicate = jdbc.sql("SELECT COUNT(*) FROM audit_record WHERE record_id = :record OR call_id = :call")
+                    .param("record", record.recordId()).param("call", record.callId())
+                    .query(Long.class).single() > 0;
+            if (duplicate) {
+                return false;
+            }
+            long seq = ((Number) head.get("last_seq")).longValue() + 1;
+            String previous = (String) head.get("last_hash");
+            String hash = chain.hash(previous, seq, record);
+            insert(seq, record, previous, hash);
+            jdbc.sql("UPDATE audit_chain SET last_seq = :seq, last_hash = :hash WHERE id = 1")
+                    .param("seq", seq).param("hash", hash).update();
+            return true;
+        });
+        return Boolean.TRUE.equals(stored);
+    }
+
+    private void insert(long seq, AuditRecord r, String previous, String hash) {
+        jdbc.sql("""
+                INSERT INTO audit_record (seq, record_id, kind, call_id, request_id, upstream_request_id, user_name, team,
+                    session_id, response_id, container_id, model, status, code, code_sha256, outputs, outputs_truncated,
+                    details, created_at, prev_hash, hash)
+                VALUES (:seq, :record_id, :kind, :call_id, :request_id, :upstream_request_id, :user_name, :team,
+                    :session_id, :response_id, :container_id, :model, :status, :code, :code_sha256, :outputs,
+                    :outputs_truncated, :details, :created_at, :prev_hash, :hash)""")
+                .param("seq", seq).param("record_id", r.recordId()).param("kind", r.kind().name())
+                .param("call_id", r.callId()).param("request_id", r.requestId())
+                .param("upstream_request_id", r.upstreamRequestId()).param("user_name", r.user()).param("team", r.team())
+                .param("session_id", r.session()).param("response_id", r.responseId()).param("container_id", r.containerId())
+                .param("model", r.model()).param("status", r.status()).param("code", r.code())
+                .param("code_sha256", r.codeSha256()).param("outputs", r.outputs())
+                .param("outputs_truncated", r.outputsTruncated()).param("details", r.details())
+                .param("created_at", Timestamp.from(r.createdAt())).param("prev_hash", previous).param("hash", hash)
+                .update();
+    }
+
+    List<StoredRecord> query(AuditQuery query) {
+        StringBuilder sql = new StringBuilder("SELECT * FROM audit_record WHERE seq > :after");
+        Map<String, Object> params = new java.util.HashMap<>();
+        params.put("after", query.after() == null ? 0L : query.after());
+        filter(sql, params, "user_name", "user", query.user());
+        filter(sql, params, "team", "team", query.team());
+        filter(sql, params, "session_id", "session", query.session());
+        filter(sql, params, "container_id", "container", query.container());
+        filter(sql, params, "kind", "kind", query.kind());
+        if (query.since() != null) {
+            sql.append(" AND created_at >= :since");
+            params.put("since", Timestamp.from(query.since()));
+        }
+        if (query.until() != null) {
+            sql.append(" AND created_at < :until");
+            params.put("until", Timestamp.from(query.until()));
+        }
+        sql.append(" ORDER BY seq LIMIT :limit");
+        params.put("limit", query.limit());
+        return jdbc.sql(sql.toString()).params(params).query(JdbcAuditStore::map).list();
+    }
+
+    private static void filter(StringBuilder sql, Map<String, Object> params, String column, String name, String value) {
+        if (value != null) {
+            sql.append(" AND ").append(column).append(" = :").append(name);
+            params.put(name, value);
+        }
+    }
+
+    /** Walks the chain from its base and reports the first record whose link does not hold. */
+    ChainVerification verify() {
+        Map<String, Object> head = jdbc.sql("SELECT last_seq, base_seq, base_hash FROM audit_chain WHERE id = 1").query().singleRow();
+        long expectedSeq = ((Number) head.get("base_seq")).longValue() + 1;
+        long lastSeq = ((Number) head.get("last_seq")).longValue();
+        String previous = (String) head.get("base_hash");
+        long checked = 0;
+        while (true) {
+            List<StoredRecord> page = jdbc.sql("SELECT * FROM audit_record WHERE seq >= :from ORDER BY seq LIMIT :limit")
+                    .param("from", expectedSeq).param("limit", VERIFY_PAGE).query(JdbcAuditStore::map).list();
+            for (StoredRecord stored : page) {
+                if (stored.seq() != expectedSeq) {
+                    return ChainVerification.broken(checked, expectedSeq, "record missing: the chain jumps to " + stored.seq());
+                }
+                if (!stored.prevHash().equals(previous)) {
+                    return ChainVerification.broken(checked, stored.seq(), "does not link to the record before it");
+                }
+                if (!chain.hash(previous, stored.seq(), stored.record()).equals(stored.hash())) {
+                    return ChainVerification.broken(checked, stored.seq(), "content does not match its hash");
+                }
+                previous = stored.hash();
+                expectedSeq++;
+                checked++;
+            }
+            if (page.size() < VERIFY_PAGE) {
+                break;
+            }
+        }
+        if (expectedSeq <= lastSeq) {
+            return ChainVerification.broken(checked, expectedSeq, "record missing: the chain ends early");
+        }
+        return ChainVerification.ok(checked);
+    }
+
+    /**
+     * Deletes records older than {@code cutoff} from the start of the chain, and moves the chain's base
+     * to the last deleted record's hash, so what remains still verifies.
+     */
+    int deleteOlderThan(Instant cutoff) {
+        Integer deleted = transactions.execute(status -> {
+            jdbc.sql("SELECT last_seq FROM audit_chain WHERE id = 1 FOR UPDATE").query().singleRow();
+            List<Map<String, Object>> boundary = jdbc.sql("""
+                    SELECT seq, hash FROM audit_record WHERE created_at < :cutoff ORDER BY seq DESC LIMIT 1""")
+                    .param("cutoff", Timestamp.from(cutoff)).query().listOfRows();
+            if (boundary.isEmpty()) {
+                return 0;
+            }
+            long seq = ((Number) boundary.getFirst().get("seq")).longValue();
+            int removed = jdbc.sql("DELETE FROM audit_record WHERE seq <= :seq").param("seq", seq).update();
+            jdbc.sql("UPDATE audit_chain SET base_seq = :seq, base_hash = :hash WHERE id = 1")
+                    .param("seq", seq).param("hash", boundary.getFirst().get("hash")).update();
+            return removed;
+        });
+        return deleted == null ? 0 : deleted;
+    }
+
+    /** Streams every record in chain order to {@code sink} (export), a page at a time. */
+    void forEach(AuditQuery query, Consumer<StoredRecord> sink) {
+        Long after = query.after();
+        while (true) {
+            List<StoredRecord> page = query(new AuditQuery(query.user(), query.team(), query.session(), query.container(),
+                    query.since(), query.until(), query.kind(), after, VERIFY_PAGE));
+            page.forEach(sink);
+            if (page.size() < VERIFY_PAGE) {
+                return;
+            }
+            after = page.getLast().seq();
+        }
+    }
+
+    private static StoredRecord map(ResultSet row, int rowNumber) throws SQLException {
+        AuditRecord record = new AuditRecord(row.getString("record_id"), AuditRecord.Kind.valueOf(row.getString("kind")),
+                row.getString("call_id"), row.getString("request_id"), row.getString("upstream_request_id"),
+                row.getString("user_name"), row.getString("team"), row.getString("session_id"), row.getString("response_id"),
+                row.getString("container_id"), row.getString("model"), row.getString("status"), row.getString("code"),
+                row.getString("code_sha256"), row.getString("outputs"), row.getBoolean("outputs_truncated"),
+                row.getString("details"), row.getTimestamp("created_at").toInstant());
+        return new StoredRecord(row.getLong("seq"), record, row.getString("prev_hash"), row.getString("hash"));
+    }
+
+}

@@ -1,0 +1,61 @@
+package com.sandboxgateway.audit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.proxy.RequestRefused;
+import com.sandboxgateway.sanitize.UploadSanitized;
+
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Turns policy decisions into audit records: refusals and sanitized uploads (counts and column names,
+ * never values).
+ */
+@Component
+class PolicyAuditListener {
+
+    private static final Logger log = LoggerFactory.getLogger(PolicyAuditListener.class);
+
+    private final AuditLog auditLog;
+    private final JsonMapper json;
+
+    PolicyAuditListener(AuditLog auditLog, JsonMapper json) {
+        this.auditLog = auditLog;
+        this.json = json;
+    }
+
+    /** A refusal already failed its request; if even the spool fails, the refusal stands and the loss is logged. */
+    @EventListener
+    void on(RequestRefused refusal) {
+        ObjectNode details = json.createObjectNode();
+        details.put("code", refusal.code().code());
+        details.put("method", refusal.method());
+        details.put("path", refusal.path());
+        details.put("message", refusal.message());
+        try {
+            auditLog.record(AuditRecord.policy(AuditRecord.Kind.POLICY_REFUSAL, refusal.requestId(), refusal.principal().user(),
+                    refusal.principal().team(), null, refusal.code().code(), json.writeValueAsString(details), refusal.at()));
+        } catch (GatewayException e) {
+            log.error("Refusal {} of request {} could not be audited", refusal.code().code(), refusal.requestId());
+        }
+    }
+
+    /** Runs before the upload is sent; if it cannot be recorded, the upload fails with audit_unavailable. */
+    @EventListener
+    void on(UploadSanitized upload) {
+        ObjectNode details = json.createObjectNode();
+        details.put("filename", upload.filename());
+        details.put("format", upload.report().format());
+        upload.report().dropped().forEach(details.putArray("dropped")::add);
+        upload.report().pseudonymized().forEach(details.putArray("pseudonymized")::add);
+        details.put("rows", upload.report().rows());
+        details.put("key_id", upload.report().keyId());
+        auditLog.record(AuditRecord.policy(AuditRecord.Kind.SANITIZATION, upload.requestId(), upload.principal().user(),
+                upload.principal().team(), null, "sanitized", json.writeValueAsString(details), upload.at()));
+    }
+}

@@ -1,0 +1,86 @@
+package com.sandboxgateway.audit;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayException;
+
+/**
+ * Writes to the database, falls back to the spool when the database fails, and replays the spool in
+ * order once the database answers again. While anything is spooled, new records queue behind it, so
+ * the chain keeps the order in which records were made. Fails closed: a record that reaches neither
+ * the database nor the spool fails its request with {@code audit_unavailable}.
+ */
+public final class SpoolingAuditLog implements AuditLog {
+
+    private static final Logger log = LoggerFactory.getLogger(SpoolingAuditLog.class);
+
+    private final JdbcAuditStore store;
+    private final AuditSpool spool;
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile long spooled;
+
+    SpoolingAuditLog(JdbcAuditStore store, AuditSpool spool) {
+        this.store = store;
+        this.spool = spool;
+        this.spooled = Math.max(0, spool.depth());
+    }
+
+    @Override
+    public void record(AuditRecord record) {
+        if (spooled == 0) {
+            try {
+                store.append(record);
+                return;
+            } catch (DataAccessException | TransactionException e) {
+                log.warn("Audit store unreachable ({}); spooling audit records until it is back", e.getClass().getSimpleName());
+            }
+        }
+        lock.lock();
+        try {
+            spool.append(record);
+            spooled++;
+        } catch (IOException e) {
+            log.error("Audit record could be written neither to the database nor to the spool", e);
+            throw new GatewayException(ErrorCode.AUDIT_UNAVAILABLE,
+                    "The gateway cannot record this request in its audit trail right now, so it does not proceed. Retry shortly.");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Moves spooled records into the database, in order; leaves them spooled if it is still down. */
+    public void replay() {
+        if (spooled == 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            List<AuditRecord> records = spool.read();
+            for (AuditRecord record : records) {
+                store.append(record);
+            }
+            spool.clear();
+            spooled = 0;
+            log.info("Replayed {} spooled audit records into the audit store", records.size());
+        } catch (DataAccessException | TransactionException e) {
+            log.debug("Audit store still unreachable; {} records stay spooled", spooled);
+        } catch (IOException e) {
+            log.error("Cannot read the audit spool", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Records waiting in the spool. */
+    public long spoolDepth() {
+        return spooled;
+    }
+}
