@@ -1,0 +1,81 @@
+package com.sandboxgateway.audit;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import org.flywaydb.core.Flyway;
+import org.h2.jdbcx.JdbcDataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/** Freshly migrated audit stores on the two supported databases, for tests without a Spring context. */
+final class AuditStores {
+
+    private AuditStores() {
+    }
+
+    static DataSource h2() {
+        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
+        return pooled(migrated(dataSource, null));
+    }
+
+    /** Pooled like the application's, so a test measures the store, not connection setup. */
+    private static DataSource pooled(DataSource dataSource) {
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(dataSource);
+        config.setMaximumPoolSize(10);
+        config.setConnectionTimeout(2_000);
+        return new HikariDataSource(config);
+    }
+
+    /** A new schema on the local PostgreSQL (127.0.0.1:5432), reached through {@code port} (a proxy, or 5432). */
+    static DataSource postgres(String schema, int port) {
+        PGSimpleDataSource admin = new PGSimpleDataSource();
+        admin.setURL("jdbc:postgresql://127.0.0.1:5432/test");
+        admin.setUser("postgres");
+        try (Connection connection = admin.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            statement.execute("CREATE SCHEMA " + schema);
+        } catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL must run on 127.0.0.1:5432", e);
+        }
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setURL("jdbc:postgresql://127.0.0.1:" + port + "/test?currentSchema=" + schema + "&connectTimeout=2&socketTimeout=5");
+        dataSource.setUser("postgres");
+        migrated(admin(schema), schema);
+        return pooled(dataSource);
+    }
+
+    private static DataSource admin(String schema) {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setURL("jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + schema);
+        dataSource.setUser("postgres");
+        return dataSource;
+    }
+
+    private static DataSource migrated(DataSource dataSource, String schema) {
+        var flyway = Flyway.configure().dataSource(dataSource);
+        if (schema != null) {
+            flyway.schemas(schema);
+        }
+        flyway.load().migrate();
+        return dataSource;
+    }
+
+    static JdbcAuditStore store(DataSource dataSource) {
+        return new JdbcAuditStore(JdbcClient.create(dataSource), new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
+                new AuditChain(JsonMapper.builder().build()));
+    }
+}

@@ -1,0 +1,134 @@
+package com.sandboxgateway.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/** The chain's guarantees, on H2 and on PostgreSQL alike. */
+class JdbcAuditStoreTest {
+
+    static Stream<Arguments> databases() {
+        return Stream.of(Arguments.of("h2", AuditStores.h2()), Arguments.of("postgres", AuditStores.postgres("audit_store_test", 5432)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void shouldFormOneLinearChainUnderConcurrentWriters(String name, DataSource dataSource) throws Exception {
+        JdbcAuditStore store = AuditStores.store(dataSource);
+        long before = count(dataSource);
+        try (ExecutorService writers = Executors.newFixedThreadPool(8)) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < 8; w++) {
+                int writer = w;
+                done.add(writers.submit(() -> {
+                    for (int i = 0; i < 1000; i++) {
+                        store.append(execution("call-" + writer + "-" + i + "-" + UUID.randomUUID()));
+                    }
+                }));
+            }
+            for (Future<?> writer : done) {
+                writer.get();
+            }
+        }
+
+        assertThat(count(dataSource) - before).isEqualTo(8000);
+        ChainVerification verification = store.verify();
+        assertThat(verification.intact()).as(verification.toString()).isTrue();
+        assertThat(verification.checked()).isEqualTo(before + 8000);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void shouldStoreACallOnceHoweverOftenItIsSeen(String name, DataSource dataSource) {
+        JdbcAuditStore store = AuditStores.store(dataSource);
+        String call = "ci_" + UUID.randomUUID();
+
+        assertThat(store.append(execution(call))).isTrue();
+        assertThat(store.append(execution(call))).isFalse();
+        assertThat(store.query(new AuditQuery(null, null, null, null, null, null, null, null, 10_000)))
+                .filteredOn(stored -> call.equals(stored.record().callId())).hasSize(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void shouldNameTheFirstRecordChangedBehindItsBack(String name, DataSource dataSource) {
+        JdbcAuditStore store = AuditStores.store(dataSource);
+        List<Long> seqs = appendFive(store, dataSource);
+
+        JdbcClient.create(dataSource).sql("UPDATE audit_record SET code = 'print(\"nothing to see\")' WHERE seq = :seq")
+                .param("seq", seqs.get(2)).update();
+
+        ChainVerification verification = store.verify();
+        assertThat(verification.intact()).isFalse();
+        assertThat(verification.firstBrokenSeq()).isEqualTo(seqs.get(2));
+        assertThat(verification.problem()).contains("content");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void shouldNameTheGapWhereARecordWasDeleted(String name, DataSource dataSource) {
+        JdbcAuditStore store = AuditStores.store(dataSource);
+        List<Long> seqs = appendFive(store, dataSource);
+
+        JdbcClient.create(dataSource).sql("DELETE FROM audit_record WHERE seq = :seq").param("seq", seqs.get(1)).update();
+
+        ChainVerification verification = store.verify();
+        assertThat(verification.intact()).isFalse();
+        assertThat(verification.firstBrokenSeq()).isEqualTo(seqs.get(1));
+        assertThat(verification.problem()).contains("missing");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void shouldStayVerifiableAfterRetentionDeletesTheOldest(String name, DataSource dataSource) {
+        JdbcAuditStore store = AuditStores.store(dataSource);
+        Instant old = Instant.parse("2020-01-01T00:00:00Z");
+        for (int i = 0; i < 3; i++) {
+            store.append(new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION, "old-" + UUID.randomUUID(),
+                    null, null, "alice", "analytics", null, null, null, null, "completed", "x", null, null, false, null, old));
+        }
+        appendFive(store, dataSource);
+
+        assertThat(store.deleteOlderThan(Instant.parse("2021-01-01T00:00:00Z"))).isGreaterThanOrEqualTo(3);
+
+        assertThat(store.verify().intact()).isTrue();
+        assertThat(store.query(new AuditQuery(null, null, null, null, null, Instant.parse("2021-01-01T00:00:00Z"), null, null, 10)))
+                .isEmpty();
+    }
+
+    private static List<Long> appendFive(JdbcAuditStore store, DataSource dataSource) {
+        List<Long> seqs = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String call = "ci_" + UUID.randomUUID();
+            store.append(execution(call));
+            seqs.add(JdbcClient.create(dataSource).sql("SELECT seq FROM audit_record WHERE call_id = :call")
+                    .param("call", call).query(Long.class).single());
+        }
+        return seqs;
+    }
+
+    static AuditRecord execution(String callId) {
+        return new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION, callId, "gwreq_1", "req_1",
+                "alice", "analytics", "s-1", "resp_1", "cntr_1", "gpt-4.1", "completed", "print('hi')\n", "abc",
+                "[{\"type\":\"logs\",\"logs\":\"hi\\n\"}]", false, null, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    private static long count(DataSource dataSource) {
+        return JdbcClient.create(dataSource).sql("SELECT COUNT(*) FROM audit_record").query(Long.class).single();
+    }
+}
