@@ -22,7 +22,7 @@ public final class UpstreamResponse implements AutoCloseable {
     private final ClassicHttpResponse response;
     private Runnable onClose = () -> { };
 
-    UpstreamResponse(HttpUriRequestBase request, ClassicHttpResponse response) {
+    public UpstreamResponse(HttpUriRequestBase request, ClassicHttpResponse response) {
         this.request = request;
         this.response = response;
     }

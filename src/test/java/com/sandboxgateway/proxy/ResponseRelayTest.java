@@ -1,0 +1,110 @@
+package com.sandboxgateway.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.hc.client5.http.classic.methods.HttpPost;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.io.entity.StringEntity;
+import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockHttpServletResponse;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.api.Route;
+import com.sandboxgateway.api.RouteMatch;
+import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.RequestBody;
+import com.sandboxgateway.policy.ResponseInspector;
+import com.sandboxgateway.upstream.SseEvent;
+import com.sandboxgateway.upstream.UpstreamResponse;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class ResponseRelayTest {
+
+    private static final String STREAM = event(0, "response.created") + event(1, "response.output_item.added")
+            + event(2, "response.output_item.done") + event(3, "response.completed");
+
+    private final JsonMapper json = JsonMapper.builder().build();
+    private final ResponseRelay relay = new ResponseRelay(json, new OpenAiErrors(json), 1 << 20);
+
+    @Test
+    void shouldShowEachEventToTheInspectorsBeforeRelayingIt() throws Exception {
+        List<String> seen = new ArrayList<>();
+        MockHttpServletResponse client = new MockHttpServletResponse();
+        ResponseInspector recorder = inspector((exchange, event, data) ->
+                seen.add(data.path("type").asString() + " when the client had " + count(client) + " events"));
+
+        relay.relay(exchange(), stream(STREAM), List.of(recorder), client);
+
+        assertThat(seen).containsExactly("response.created when the client had 0 events",
+                "response.output_item.added when the client had 1 events", "response.output_item.done when the client had 2 events",
+                "response.completed when the client had 3 events");
+        assertThat(client.getContentAsString()).isEqualTo(STREAM);
+    }
+
+    @Test
+    void shouldEndTheStreamInsteadOfRelayingAnEventItsInspectorRefused() throws Exception {
+        MockHttpServletResponse client = new MockHttpServletResponse();
+        ResponseInspector failingAudit = inspector((exchange, event, data) -> {
+            if (data.path("type").asString().equals("response.output_item.done")) {
+                throw new GatewayException(ErrorCode.AUDIT_UNAVAILABLE, "audit store and spool unavailable");
+            }
+        });
+
+        relay.relay(exchange(), stream(STREAM), List.of(failingAudit), client);
+
+        String relayed = client.getContentAsString();
+        assertThat(relayed).startsWith(event(0, "response.created") + event(1, "response.output_item.added"));
+        assertThat(relayed).doesNotContain("response.output_item.done").doesNotContain("response.completed");
+        assertThat(relayed).endsWith("event: error\ndata: {\"type\":\"error\",\"code\":\"audit_unavailable\","
+                + "\"message\":\"audit store and spool unavailable\",\"param\":null,\"sequence_number\":2}\n\n");
+    }
+
+    private interface EventHandler {
+        void on(Exchange exchange, SseEvent event, JsonNode data);
+    }
+
+    private static ResponseInspector inspector(EventHandler handler) {
+        return new ResponseInspector() {
+            @Override
+            public boolean inspects(Route route) {
+                return false;
+            }
+
+            @Override
+            public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
+                handler.on(exchange, event, data);
+            }
+        };
+    }
+
+    private static int count(MockHttpServletResponse client) {
+        return client.getContentAsByteArray().length == 0 ? 0
+                : new String(client.getContentAsByteArray(), StandardCharsets.UTF_8).split("\n\n").length;
+    }
+
+    private static Exchange exchange() {
+        return new Exchange("gwreq_1", new Principal("alice", "analytics", java.util.Set.of("user")),
+                new RouteMatch(Route.RESPONSES_CREATE, Map.of()), "/v1/responses", null, null, null, new RequestBody.None());
+    }
+
+    private static UpstreamResponse stream(String body) {
+        BasicClassicHttpResponse response = new BasicClassicHttpResponse(200);
+        response.addHeader("Content-Type", "text/event-stream; charset=utf-8");
+        response.setEntity(new StringEntity(body, ContentType.parse("text/event-stream; charset=utf-8")));
+        return new UpstreamResponse(new HttpPost("/v1/responses"), response);
+    }
+
+    private static String event(int sequence, String type) {
+        return "event: " + type + "\ndata: {\"type\":\"" + type + "\",\"sequence_number\":" + sequence + "}\n\n";
+    }
+}
