@@ -43,6 +43,7 @@ public abstract class GatewayIntegrationTest {
     public static final String ALICE_KEY = "sk-gw-test-alice";
     public static final String BOB_KEY = "sk-gw-test-bob";
     public static final String CAROL_KEY = "sk-gw-test-carol";
+    public static final String ADMIN_KEY = "sk-gw-test-admin";
     public static final String ORG_KEY = "sk-org-test";
 
     public static final String EXAMPLE_FILE_ID = "file-9Xc2bT4kQm7Lz1RaPq3Wv8";

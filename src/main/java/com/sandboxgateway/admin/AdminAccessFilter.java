@@ -1,0 +1,68 @@
+package com.sandboxgateway.admin;
+
+import java.io.IOException;
+import java.util.Optional;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+import com.sandboxgateway.auth.ApiKeyAuthenticator;
+import com.sandboxgateway.auth.Principal;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Guards the actuator: health and the Prometheus scrape stay open, everything else needs a gateway
+ * key with the {@code admin} role. No or unknown key: 401; a key without the role: 403; both as
+ * RFC 9457 Problem Details.
+ */
+final class AdminAccessFilter extends OncePerRequestFilter {
+
+    private final ApiKeyAuthenticator authenticator;
+    private final JsonMapper json;
+    private final String basePath;
+
+    AdminAccessFilter(ApiKeyAuthenticator authenticator, JsonMapper json, String basePath) {
+        this.authenticator = authenticator;
+        this.json = json;
+        this.basePath = basePath;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String path = request.getRequestURI();
+        if (!path.startsWith(basePath) || isOpen(path.substring(basePath.length()))) {
+            chain.doFilter(request, response);
+            return;
+        }
+        Optional<Principal> principal = authenticator.authenticate(request.getHeader("Authorization"));
+        if (principal.isEmpty()) {
+            response.setHeader("WWW-Authenticate", "Bearer");
+            problem(response, HttpStatus.UNAUTHORIZED, "Send 'Authorization: Bearer <gateway key>' with a key that has the admin role.");
+        } else if (!principal.get().isAdmin()) {
+            problem(response, HttpStatus.FORBIDDEN, "The key of " + principal.get().user()
+                    + " lacks the admin role that the admin endpoints require.");
+        } else {
+            chain.doFilter(request, response);
+        }
+    }
+
+    /** Probes and the metrics scrape must work without credentials. */
+    private static boolean isOpen(String endpointPath) {
+        return endpointPath.equals("/health") || endpointPath.startsWith("/health/") || endpointPath.equals("/prometheus");
+    }
+
+    private void problem(HttpServletResponse response, HttpStatus status, String detail) throws IOException {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        response.setStatus(status.value());
+        response.setContentType("application/problem+json");
+        response.getOutputStream().write(json.writeValueAsBytes(problem));
+    }
+}

@@ -1,0 +1,84 @@
+package com.sandboxgateway.audit;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.lang.Nullable;
+import org.springframework.stereotype.Component;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code /actuator/audit} (admin role): query the trail by user, team, session, container and time,
+ * page by page; {@code /actuator/audit/verify} checks the chain; {@code /actuator/audit/export}
+ * returns the same query as JSON Lines.
+ */
+@Component
+@Endpoint(id = "audit")
+class AuditEndpoint {
+
+    private static final int DEFAULT_LIMIT = 100;
+    private static final int MAX_LIMIT = 10_000;
+
+    private final JdbcAuditStore store;
+    private final JsonMapper json;
+
+    AuditEndpoint(JdbcAuditStore store, JsonMapper json) {
+        this.store = store;
+        this.json = json;
+    }
+
+    @ReadOperation
+    AuditPage query(@Nullable String user, @Nullable String team, @Nullable String session, @Nullable String container,
+                    @Nullable String since, @Nullable String until, @Nullable String kind, @Nullable Integer limit,
+                    @Nullable Long after) {
+        List<StoredRecord> records = store.query(filter(user, team, session, container, since, until, kind, limit, after));
+        int requested = limit == null ? DEFAULT_LIMIT : limit;
+        Long next = records.size() == Math.min(requested, MAX_LIMIT) && !records.isEmpty() ? records.getLast().seq() : null;
+        return new AuditPage(records, next);
+    }
+
+    /** {@code verify}: the chain check; {@code export}: the query as JSON Lines. */
+    @ReadOperation(produces = {"application/json", "application/x-ndjson"})
+    Object action(@Selector String action, @Nullable String user, @Nullable String team, @Nullable String session,
+                  @Nullable String container, @Nullable String since, @Nullable String until, @Nullable String kind,
+                  @Nullable Integer limit) {
+        return switch (action) {
+            case "verify" -> store.verify();
+            case "export" -> {
+                StringBuilder lines = new StringBuilder();
+                store.forEach(filter(user, team, session, container, since, until, kind, limit, null),
+                        stored -> lines.append(json.writeValueAsString(stored)).append('\n'));
+                yield lines.toString();
+            }
+            default -> throw new InvalidEndpointRequestException("Unknown audit action '" + action + "'; use verify or export",
+                    "unknown action");
+        };
+    }
+
+    private static AuditQuery filter(String user, String team, String session, String container, String since, String until,
+                                    String kind, Integer limit, Long after) {
+        int size = limit == null ? DEFAULT_LIMIT : limit;
+        if (size < 1 || size > MAX_LIMIT) {
+            throw new InvalidEndpointRequestException("limit must be between 1 and " + MAX_LIMIT, "bad limit");
+        }
+        return new AuditQuery(user, team, session, container, instant(since, "since"), instant(until, "until"), kind, after, size);
+    }
+
+    private static Instant instant(String value, String name) {
+        try {
+            return value == null ? null : Instant.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new InvalidEndpointRequestException(name + " must be an ISO-8601 instant such as 2026-11-29T10:00:00Z", "bad " + name);
+        }
+    }
+
+    /** One page of records, and the cursor ({@code after}) for the next, or null at the end. */
+    record AuditPage(List<StoredRecord> records, Long next) {
+    }
+}
