@@ -11,6 +11,8 @@ import com.sandboxgateway.audit.AuditLog;
 import com.sandboxgateway.audit.AuditProperties;
 import com.sandboxgateway.audit.CodeExecutionAuditor;
 import com.sandboxgateway.audit.CodeOutputsRequested;
+import com.sandboxgateway.containers.ContainerRules;
+import com.sandboxgateway.containers.ExpiryRules;
 import com.sandboxgateway.ownership.OwnedListFilter;
 import com.sandboxgateway.ownership.Ownership;
 import com.sandboxgateway.ownership.OwnershipCheck;
@@ -18,6 +20,7 @@ import com.sandboxgateway.ownership.OwnershipRecorder;
 import com.sandboxgateway.ownership.OwnershipStore;
 import com.sandboxgateway.policy.PolicyChain;
 import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.sanitize.UploadSanitizer;
 import com.sandboxgateway.upstream.UpstreamClient;
 
@@ -37,11 +40,13 @@ class PipelineConfiguration {
 
     @Bean
     PolicyChain policyChain(PolicyProperties policy, Ownership ownership, OwnershipStore ownershipStore, UpstreamClient upstream,
-                            AuditLog auditLog, AuditProperties audit, JsonMapper json, ApplicationEventPublisher events,
-                            Clock clock) {
+                            AuditLog auditLog, AuditProperties audit, TeamPolicies teams, JsonMapper json,
+                            ApplicationEventPublisher events, Clock clock) {
         return new PolicyChain(
                 List.of(
                         new OwnershipCheck(ownership),
+                        new ContainerRules(teams),
+                        new ExpiryRules(policy, teams),
                         new UploadSanitizer(policy, json, events),
                         new CodeOutputsRequested()),
                 List.of(

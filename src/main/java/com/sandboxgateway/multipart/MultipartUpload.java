@@ -40,6 +40,7 @@ public final class MultipartUpload implements AutoCloseable {
     private final String boundary;
     private final Path spoolDir;
     private final Map<String, UnaryOperator<String>> fieldRules = new LinkedHashMap<>();
+    private final Map<String, String> fieldDefaults = new LinkedHashMap<>();
     private FileRule fileRule;
     private List<Segment> prepared;
 
@@ -69,6 +70,11 @@ public final class MultipartUpload implements AutoCloseable {
         fieldRules.merge(name, rule, (first, second) -> value -> second.apply(first.apply(value)));
     }
 
+    /** Adds the form field {@code name} with {@code value} when the client did not send it. */
+    public void defaultField(String name, String value) {
+        fieldDefaults.put(name, value);
+    }
+
     /** Passes every uploaded file through {@code rule}; one rule per upload. */
     public void onFile(FileRule rule) {
         if (fileRule != null) {
@@ -92,10 +98,17 @@ public final class MultipartUpload implements AutoCloseable {
         }
         prepared = new ArrayList<>();
         MultipartReader reader = new MultipartReader(source, boundary);
+        Map<String, String> missing = new LinkedHashMap<>(fieldDefaults);
         try {
             for (MultipartReader.Part part = reader.next(); part != null; part = reader.next()) {
+                missing.remove(part.headers().name());
                 prepared.add(new Segment(opening(part.headers()), null));
                 prepared.add(part.headers().isFile() ? new Segment(null, spool(part)) : new Segment(field(part), null));
+            }
+            for (Map.Entry<String, String> field : missing.entrySet()) {
+                byte[] headers = ("Content-Disposition: form-data; name=\"" + field.getKey() + "\"").getBytes(StandardCharsets.UTF_8);
+                prepared.add(new Segment(opening(new PartHeaders(headers, field.getKey(), null, null)), null));
+                prepared.add(new Segment(field.getValue().getBytes(StandardCharsets.UTF_8), null));
             }
         } catch (MalformedMultipartException e) {
             close();
@@ -141,7 +154,7 @@ public final class MultipartUpload implements AutoCloseable {
     }
 
     private boolean isUntouched() {
-        return fieldRules.isEmpty() && fileRule == null;
+        return fieldRules.isEmpty() && fieldDefaults.isEmpty() && fileRule == null;
     }
 
     private byte[] field(MultipartReader.Part part) throws IOException {

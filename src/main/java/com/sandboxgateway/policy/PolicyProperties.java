@@ -1,5 +1,6 @@
 package com.sandboxgateway.policy;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -8,27 +9,73 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The organisation's rules ({@code gateway.policy.org}), which teams may only narrow.
+ * The organisation's rules ({@code gateway.policy.org}), which teams may only narrow
+ * ({@code gateway.policy.teams.<team>}); see {@link TeamPolicies} for the resolution and its checks.
  *
  * @param org the organisation-wide policy, the ceiling for every team
+ * @param teams per-team narrowing; a team not listed gets the org policy
  */
 @ConfigurationProperties("gateway.policy")
-public record PolicyProperties(@DefaultValue Org org) {
+public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, Team> teams) {
 
     /**
      * @param files limits and expiry of uploaded files
      * @param sanitization how data files are cleaned before they leave the company
+     * @param network which domains a container may reach
+     * @param containers memory tiers and idle expiry of containers
+     * @param tools which tool types a request may use
      */
-    public record Org(@DefaultValue Files files, @DefaultValue Sanitization sanitization) {
+    public record Org(@DefaultValue Files files, @DefaultValue Sanitization sanitization, @DefaultValue Network network,
+                      @DefaultValue Containers containers, @DefaultValue Tools tools) {
     }
 
     /**
      * @param maxUploadSize largest file accepted; larger uploads are refused while they stream
+     * @param defaultExpiry {@code expires_after} given to every upload that sets none
+     * @param maxExpiry a longer requested expiry is cut to this (OpenAI accepts 1 hour to 30 days)
+     * @param deleteAfterUse delete the files a response used once it completes
      * @param opaqueExtensions file extensions passed unchanged (still size-capped); any other
      *        extension than csv, tsv and jsonl is refused
      */
-    public record Files(@DefaultValue("100MB") DataSize maxUploadSize,
+    public record Files(@DefaultValue("100MB") DataSize maxUploadSize, @DefaultValue("1h") Duration defaultExpiry,
+                        @DefaultValue("7d") Duration maxExpiry, boolean deleteAfterUse,
                         @DefaultValue({"txt", "md", "pdf", "png", "jpg", "xlsx"}) List<String> opaqueExtensions) {
+    }
+
+    /**
+     * @param allowedDomains domains a container's {@code network_policy} may open; {@code *.example.com}
+     *        admits the subdomains of example.com. Empty: no container may open the network
+     */
+    public record Network(@DefaultValue List<String> allowedDomains) {
+    }
+
+    /**
+     * @param allowedMemoryLimits memory tiers a container may use ({@code 1g}, {@code 4g}, {@code 16g}, {@code 64g})
+     * @param maxIdleMinutes a container's {@code expires_after} is cut to this many idle minutes
+     */
+    public record Containers(@DefaultValue({"1g", "4g"}) List<String> allowedMemoryLimits,
+                             @DefaultValue("20") int maxIdleMinutes) {
+    }
+
+    /** @param allowed tool types a request may declare */
+    public record Tools(@DefaultValue({"code_interpreter", "function"}) List<String> allowed) {
+    }
+
+    /**
+     * A team's narrowing of the org policy; every part is optional (absent: the org's).
+     */
+    public record Team(TeamNetwork network, TeamContainers containers, Tools tools) {
+    }
+
+    /** @param allowedDomains a subset of the org's domains */
+    public record TeamNetwork(List<String> allowedDomains) {
+    }
+
+    /**
+     * @param allowedMemoryLimits a subset of the org's tiers
+     * @param maxIdleMinutes at most the org's
+     */
+    public record TeamContainers(List<String> allowedMemoryLimits, Integer maxIdleMinutes) {
     }
 
     /**

@@ -61,7 +61,7 @@ class ContainersProxyTest extends GatewayIntegrationTest {
         assertThat(page.data()).hasSize(1);
         assertThat(retrieved.name()).isEqualTo("analysis-session");
         openAi.verify(postRequestedFor(urlEqualTo("/v1/containers"))
-                .withRequestBody(equalToJson("{\"name\":\"analysis-session\",\"memory_limit\":\"4g\"}")));
+                .withRequestBody(equalToJson("{\"name\":\"analysis-session\",\"memory_limit\":\"4g\",\"expires_after\":{\"anchor\":\"last_active_at\",\"minutes\":20}}")));
         openAi.verify(deleteRequestedFor(urlEqualTo("/v1/containers/" + id)));
     }
 

@@ -1,0 +1,121 @@
+package com.sandboxgateway.containers;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.Route;
+import com.sandboxgateway.policy.Decision;
+import com.sandboxgateway.policy.DomainName;
+import com.sandboxgateway.policy.EffectivePolicy;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.RequestStep;
+import com.sandboxgateway.policy.TeamPolicies;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Holds what a request asks of the sandbox to the caller's team policy: tool types, container memory
+ * tiers and network allowlists (in {@code tools[].container} and {@code POST /v1/containers}), and no
+ * container file sent as model input.
+ */
+public final class ContainerRules implements RequestStep {
+
+    private final TeamPolicies policies;
+
+    public ContainerRules(TeamPolicies policies) {
+        this.policies = policies;
+    }
+
+    @Override
+    public Decision apply(Exchange exchange) {
+        Route route = exchange.route().route();
+        EffectivePolicy policy = policies.of(exchange.principal().team());
+        ObjectNode body = exchange.json();
+        if (route == Route.CONTAINERS_CREATE) {
+            return container(body, "", policy);
+        }
+        if (route != Route.RESPONSES_CREATE) {
+            return Decision.PROCEED;
+        }
+        JsonNode tools = body.path("tools");
+        for (int i = 0; i < tools.size(); i++) {
+            JsonNode tool = tools.get(i);
+            String type = tool.path("type").asString("");
+            if (!policy.allowedTools().contains(type)) {
+                return Decision.reject(ErrorCode.TOOL_NOT_ALLOWED, "Your team may not use the tool type '" + type
+                        + "'. Allowed: " + String.join(", ", new TreeSet<>(policy.allowedTools())) + ".", "tools[" + i + "].type");
+            }
+            if (tool.path("container").isObject()) {
+                Decision decision = container(tool.path("container"), "tools[" + i + "].container.", policy);
+                if (decision instanceof Decision.Reject) {
+                    return decision;
+                }
+            }
+        }
+        return containerFilesAsInput(body.path("input"));
+    }
+
+    private static Decision container(JsonNode container, String at, EffectivePolicy policy) {
+        String memory = container.path("memory_limit").asString("1g");
+        if (!policy.allowedMemoryLimits().contains(memory)) {
+            return Decision.reject(ErrorCode.MEMORY_LIMIT_NOT_ALLOWED, "Your team may not use containers with memory_limit '"
+                    + memory + "'. Allowed: " + String.join(", ", new TreeSet<>(policy.allowedMemoryLimits())) + ".", at + "memory_limit");
+        }
+        JsonNode network = container.path("network_policy");
+        if (network.isMissingNode() || network.isNull() || "disabled".equals(network.path("type").asString(null))) {
+            return Decision.PROCEED;
+        }
+        if (!"allowlist".equals(network.path("type").asString(null))) {
+            return Decision.reject(ErrorCode.DOMAIN_NOT_ALLOWED, "The network_policy type '" + network.path("type").asString("")
+                    + "' is not one the gateway can check; use 'disabled' or 'allowlist'.", at + "network_policy.type");
+        }
+        if (policy.allowedDomains().isEmpty()) {
+            return Decision.reject(ErrorCode.DOMAIN_NOT_ALLOWED,
+                    "Your team may not open a container's network at all; use network_policy type 'disabled'.", at + "network_policy");
+        }
+        List<String> refused = new ArrayList<>();
+        for (JsonNode entry : network.path("allowed_domains")) {
+            String requested = entry.asString("");
+            try {
+                DomainName domain = DomainName.parse(requested);
+                if (!policy.admits(domain)) {
+                    refused.add(shown(requested) + " (not in your team's allowlist)");
+                }
+            } catch (IllegalArgumentException e) {
+                refused.add(shown(requested) + " (" + e.getMessage() + ")");
+            }
+        }
+        if (refused.isEmpty()) {
+            return Decision.PROCEED;
+        }
+        Set<String> allowed = new TreeSet<>();
+        policy.allowedDomains().forEach(domain -> allowed.add(domain.ascii()));
+        return Decision.reject(ErrorCode.DOMAIN_NOT_ALLOWED, "network_policy.allowed_domains holds entries your team may not open: "
+                + String.join("; ", refused) + ". Allowed: " + String.join(", ", allowed) + ".", at + "network_policy.allowed_domains");
+    }
+
+    private static Decision containerFilesAsInput(JsonNode input) {
+        for (int i = 0; i < input.size(); i++) {
+            JsonNode content = input.get(i).path("content");
+            for (int j = 0; j < content.size(); j++) {
+                JsonNode part = content.get(j);
+                if ("input_file".equals(part.path("type").asString(null)) && part.path("file_id").asString("").startsWith("cfile_")) {
+                    return Decision.reject(ErrorCode.CONTAINER_FILE_NOT_INPUT_FILE, "input_file cannot carry a container file ("
+                            + part.path("file_id").asString() + "). Download it through GET /v1/containers/{container_id}/files/"
+                            + "{file_id}/content, or give the container to the code_interpreter tool.", "input[" + i + "].content[" + j + "].file_id");
+                }
+            }
+        }
+        return Decision.PROCEED;
+    }
+
+    /** Entries are echoed so users see what to fix, but never user info (it may hold a password). */
+    private static String shown(String entry) {
+        String visible = entry.contains("@") ? "…@" + entry.substring(entry.lastIndexOf('@') + 1) : entry;
+        return "'" + (visible.length() > 80 ? visible.substring(0, 80) + "…" : visible) + "'";
+    }
+}

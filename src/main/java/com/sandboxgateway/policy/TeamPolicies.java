@@ -1,0 +1,103 @@
+package com.sandboxgateway.policy;
+
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Resolves each team's {@link EffectivePolicy} once, at startup, and refuses to start when a team
+ * policy would widen the org's (a domain, tier or tool the org does not allow, a longer idle time):
+ * a typo in a team's settings must never open what the org closed.
+ */
+@Component
+public class TeamPolicies {
+
+    private static final Set<String> MEMORY_TIERS = Set.of("1g", "4g", "16g", "64g");
+
+    private final EffectivePolicy org;
+    private final Map<String, EffectivePolicy> teams = new HashMap<>();
+
+    public TeamPolicies(PolicyProperties properties) {
+        PolicyProperties.Org orgPolicy = properties.org();
+        this.org = new EffectivePolicy("*", domains(orgPolicy.network().allowedDomains(), "gateway.policy.org.network.allowed-domains"),
+                tiers(orgPolicy.containers().allowedMemoryLimits(), "gateway.policy.org.containers.allowed-memory-limits"),
+                orgPolicy.containers().maxIdleMinutes(), Set.copyOf(orgPolicy.tools().allowed()));
+        properties.teams().forEach((team, narrowing) -> teams.put(team, narrow(team, narrowing)));
+    }
+
+    /** The policy of a team; the org's for a team without settings of its own. */
+    public EffectivePolicy of(String team) {
+        return teams.getOrDefault(team, org);
+    }
+
+    private EffectivePolicy narrow(String team, PolicyProperties.Team narrowing) {
+        String prefix = "gateway.policy.teams." + team + ".";
+        List<DomainName> domains = org.allowedDomains();
+        if (narrowing.network() != null && narrowing.network().allowedDomains() != null) {
+            domains = domains(narrowing.network().allowedDomains(), prefix + "network.allowed-domains");
+            for (DomainName domain : domains) {
+                if (!org.admits(domain) && !org.allowedDomains().contains(domain)) {
+                    throw widens(team, prefix + "network.allowed-domains", domain.ascii());
+                }
+            }
+        }
+        Set<String> tiers = org.allowedMemoryLimits();
+        int idle = org.maxIdleMinutes();
+        if (narrowing.containers() != null) {
+            if (narrowing.containers().allowedMemoryLimits() != null) {
+                tiers = tiers(narrowing.containers().allowedMemoryLimits(), prefix + "containers.allowed-memory-limits");
+                for (String tier : tiers) {
+                    if (!org.allowedMemoryLimits().contains(tier)) {
+                        throw widens(team, prefix + "containers.allowed-memory-limits", tier);
+                    }
+                }
+            }
+            if (narrowing.containers().maxIdleMinutes() != null) {
+                idle = narrowing.containers().maxIdleMinutes();
+                if (idle > org.maxIdleMinutes()) {
+                    throw widens(team, prefix + "containers.max-idle-minutes", Integer.toString(idle));
+                }
+            }
+        }
+        Set<String> tools = org.allowedTools();
+        if (narrowing.tools() != null && narrowing.tools().allowed() != null) {
+            tools = Set.copyOf(narrowing.tools().allowed());
+            for (String tool : tools) {
+                if (!org.allowedTools().contains(tool)) {
+                    throw widens(team, prefix + "tools.allowed", tool);
+                }
+            }
+        }
+        return new EffectivePolicy(team, domains, tiers, idle, tools);
+    }
+
+    private static List<DomainName> domains(List<String> entries, String key) {
+        Set<DomainName> domains = new LinkedHashSet<>();
+        for (String entry : entries) {
+            try {
+                domains.add(DomainName.parse(entry));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(key + " entry '" + entry + "' " + e.getMessage());
+            }
+        }
+        return List.copyOf(domains);
+    }
+
+    private static Set<String> tiers(List<String> entries, String key) {
+        for (String tier : entries) {
+            if (!MEMORY_TIERS.contains(tier)) {
+                throw new IllegalStateException(key + " entry '" + tier + "' is not a memory tier (1g, 4g, 16g, 64g)");
+            }
+        }
+        return Set.copyOf(entries);
+    }
+
+    private static IllegalStateException widens(String team, String key, String value) {
+        return new IllegalStateException("The policy of team '" + team + "' widens the org policy: " + key + " holds '" + value
+                + "', which the org does not allow. Team policies may only narrow.");
+    }
+}
