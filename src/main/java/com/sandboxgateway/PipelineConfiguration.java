@@ -44,8 +44,8 @@ class PipelineConfiguration {
                             ApplicationEventPublisher events, Clock clock) {
         return new PolicyChain(
                 List.of(
-                        new OwnershipCheck(ownership),
                         new ContainerRules(teams),
+                        new OwnershipCheck(ownership),
                         new ExpiryRules(policy, teams),
                         new UploadSanitizer(policy, json, events),
                         new CodeOutputsRequested()),

@@ -39,7 +39,13 @@ public record DomainName(String ascii) {
         if (host.contains("*")) {
             throw new IllegalArgumentException("has a wildcard other than a leading '*.'");
         }
+        if (host.length() > 253) {
+            throw new IllegalArgumentException("is longer than 253 characters");
+        }
         for (String label : host.split("\\.", -1)) {
+            if (label.length() > 63) {
+                throw new IllegalArgumentException("has a label longer than 63 characters");
+            }
             if (mixesScripts(label)) {
                 throw new IllegalArgumentException("mixes writing systems in one label (a homograph)");
             }

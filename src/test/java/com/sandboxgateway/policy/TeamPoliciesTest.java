@@ -1,0 +1,69 @@
+package com.sandboxgateway.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
+
+class TeamPoliciesTest {
+
+    private static final PolicyProperties.Org ORG = new PolicyProperties.Org(
+            new PolicyProperties.Files(DataSize.ofMegabytes(100), Duration.ofHours(1), Duration.ofDays(7), false, List.of("txt")),
+            new PolicyProperties.Sanitization(null, List.of(), List.of(), true, Map.of()),
+            new PolicyProperties.Network(List.of("pypi.org", "*.example.com")),
+            new PolicyProperties.Containers(List.of("1g", "4g"), 20),
+            new PolicyProperties.Tools(List.of("code_interpreter", "function")));
+
+    @Test
+    void shouldGiveATeamWithoutSettingsTheOrgPolicy() {
+        EffectivePolicy policy = new TeamPolicies(new PolicyProperties(ORG, Map.of())).of("anyone");
+
+        assertThat(policy.allowedDomains()).extracting(DomainName::ascii).containsExactly("pypi.org", "*.example.com");
+        assertThat(policy.allowedMemoryLimits()).containsExactlyInAnyOrder("1g", "4g");
+        assertThat(policy.maxIdleMinutes()).isEqualTo(20);
+    }
+
+    @Test
+    void shouldNarrowToTheTeamsOwnSettings() {
+        EffectivePolicy policy = new TeamPolicies(new PolicyProperties(ORG, Map.of("analytics", new PolicyProperties.Team(
+                new PolicyProperties.TeamNetwork(List.of("api.example.com")), new PolicyProperties.TeamContainers(List.of("1g"), 5),
+                new PolicyProperties.Tools(List.of("code_interpreter")))))).of("analytics");
+
+        assertThat(policy.allowedDomains()).extracting(DomainName::ascii).containsExactly("api.example.com");
+        assertThat(policy.allowedMemoryLimits()).containsExactly("1g");
+        assertThat(policy.maxIdleMinutes()).isEqualTo(5);
+        assertThat(policy.allowedTools()).containsExactly("code_interpreter");
+    }
+
+    @Test
+    void shouldRefuseToStartWhenATeamWidensTheOrg() {
+        assertWidens(new PolicyProperties.Team(new PolicyProperties.TeamNetwork(List.of("evil.org")), null, null),
+                "network.allowed-domains", "evil.org");
+        assertWidens(new PolicyProperties.Team(null, new PolicyProperties.TeamContainers(List.of("64g"), null), null),
+                "containers.allowed-memory-limits", "64g");
+        assertWidens(new PolicyProperties.Team(null, new PolicyProperties.TeamContainers(null, 60), null),
+                "containers.max-idle-minutes", "60");
+        assertWidens(new PolicyProperties.Team(null, null, new PolicyProperties.Tools(List.of("web_search"))),
+                "tools.allowed", "web_search");
+    }
+
+    @Test
+    void shouldRefuseToStartOnAnEntryThatIsNotADomain() {
+        PolicyProperties.Org broken = new PolicyProperties.Org(ORG.files(), ORG.sanitization(),
+                new PolicyProperties.Network(List.of("https://pypi.org")), ORG.containers(), ORG.tools());
+
+        assertThatThrownBy(() -> new TeamPolicies(new PolicyProperties(broken, Map.of())))
+                .hasMessageContaining("gateway.policy.org.network.allowed-domains").hasMessageContaining("https://pypi.org");
+    }
+
+    private static void assertWidens(PolicyProperties.Team team, String key, String value) {
+        assertThatThrownBy(() -> new TeamPolicies(new PolicyProperties(ORG, Map.of("analytics", team))))
+                .hasMessageContaining("team 'analytics'").hasMessageContaining("gateway.policy.teams.analytics." + key)
+                .hasMessageContaining(value);
+    }
+}
