@@ -70,6 +70,27 @@ public class OwnershipStore {
                 .update();
     }
 
+    /** Live objects of a kind past {@code expiredBefore} (and, with {@code includeUndated}, those without expiry). */
+    public List<OwnedObject> reapable(ObjectKind kind, Instant expiredBefore, boolean includeUndated, int limit) {
+        return jdbc.sql("""
+                        SELECT * FROM owned_object WHERE kind = :kind AND deleted_at IS NULL
+                        AND (expires_at < :before OR (:undated AND expires_at IS NULL)) ORDER BY created_at LIMIT :limit""")
+                .param("kind", kind.name()).param("before", Timestamp.from(expiredBefore)).param("undated", includeUndated)
+                .param("limit", limit).query(OwnershipStore::map).list();
+    }
+
+    /**
+     * Claims an object for one reaper until {@code until}; false when another holds a live claim. The
+     * conditional update is atomic in the database, so two replicas never both win.
+     */
+    public boolean claim(String id, Instant until) {
+        return jdbc.sql("""
+                        UPDATE owned_object SET claimed_until = :until
+                        WHERE id = :id AND deleted_at IS NULL AND (claimed_until IS NULL OR claimed_until < :now)""")
+                .param("until", Timestamp.from(until)).param("id", id).param("now", Timestamp.from(clock.instant()))
+                .update() == 1;
+    }
+
     private static OwnedObject map(ResultSet row, int rowNumber) throws SQLException {
         return new OwnedObject(row.getString("id"), ObjectKind.valueOf(row.getString("kind")),
                 row.getString("owner_user"), row.getString("owner_team"), row.getString("parent_id"),
