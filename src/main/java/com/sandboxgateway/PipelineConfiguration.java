@@ -1,11 +1,13 @@
 package com.sandboxgateway;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.audit.AuditLog;
 import com.sandboxgateway.audit.AuditProperties;
@@ -13,6 +15,7 @@ import com.sandboxgateway.audit.CodeExecutionAuditor;
 import com.sandboxgateway.audit.CodeOutputsRequested;
 import com.sandboxgateway.containers.ContainerRules;
 import com.sandboxgateway.containers.ExpiryRules;
+import com.sandboxgateway.containers.FilesDeletedAfterUse;
 import com.sandboxgateway.ownership.OwnedListFilter;
 import com.sandboxgateway.ownership.Ownership;
 import com.sandboxgateway.ownership.OwnershipCheck;
@@ -20,6 +23,8 @@ import com.sandboxgateway.ownership.OwnershipRecorder;
 import com.sandboxgateway.ownership.OwnershipStore;
 import com.sandboxgateway.policy.PolicyChain;
 import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.policy.RequestStep;
+import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.sanitize.UploadSanitizer;
 import com.sandboxgateway.upstream.UpstreamClient;
@@ -39,19 +44,22 @@ class PipelineConfiguration {
     }
 
     @Bean
-    PolicyChain policyChain(PolicyProperties policy, Ownership ownership, OwnershipStore ownershipStore, UpstreamClient upstream,
-                            AuditLog auditLog, AuditProperties audit, TeamPolicies teams, JsonMapper json,
-                            ApplicationEventPublisher events, Clock clock) {
-        return new PolicyChain(
-                List.of(
-                        new ContainerRules(teams),
-                        new OwnershipCheck(ownership),
-                        new ExpiryRules(policy, teams),
-                        new UploadSanitizer(policy, json, events),
-                        new CodeOutputsRequested()),
-                List.of(
-                        new CodeExecutionAuditor(auditLog, json, clock, audit.maxOutputChars()),
-                        new OwnershipRecorder(ownershipStore),
-                        new OwnedListFilter(ownership, upstream, json)));
+    PolicyChain policyChain(PolicyProperties policy, TeamPolicies teams, Ownership ownership, OwnershipStore ownershipStore,
+                            UpstreamClient upstream, AuditLog auditLog, AuditProperties audit, JsonMapper json,
+                            ApplicationEventPublisher events, Clock clock, JdbcClient jdbc) {
+        List<RequestStep> steps = List.of(
+                new ContainerRules(teams),
+                new OwnershipCheck(ownership),
+                new ExpiryRules(policy, teams),
+                new UploadSanitizer(policy, json, events),
+                new CodeOutputsRequested());
+        List<ResponseInspector> inspectors = new ArrayList<>(List.of(
+                new CodeExecutionAuditor(auditLog, json, clock, audit.maxOutputChars()),
+                new OwnershipRecorder(ownershipStore),
+                new OwnedListFilter(ownership, upstream, json)));
+        if (policy.org().files().deleteAfterUse()) {
+            inspectors.add(new FilesDeletedAfterUse(upstream, ownershipStore, jdbc));
+        }
+        return new PolicyChain(steps, inspectors);
     }
 }
