@@ -16,10 +16,10 @@ final class AuditChain {
 
     static final String GENESIS = "0".repeat(64);
 
-    private final JsonMapper json;
+    private final AuditRecordJson records;
 
     AuditChain(JsonMapper json) {
-        this.json = json;
+        this.records = new AuditRecordJson(json);
     }
 
     String hash(String previousHash, long seq, AuditRecord record) {
@@ -33,28 +33,12 @@ final class AuditChain {
         }
     }
 
-    /** Every field in a fixed order, nulls explicit, the time in ISO-8601: the same bytes on every replica and database. */
+    /** The record's JSON form behind its sequence number: the same bytes on every replica and database. */
     String canonical(long seq, AuditRecord record) {
-        ObjectNode node = json.createObjectNode();
-        node.put("seq", seq);
-        node.put("record_id", record.recordId());
-        node.put("kind", record.kind().name());
-        node.put("call_id", record.callId());
-        node.put("request_id", record.requestId());
-        node.put("upstream_request_id", record.upstreamRequestId());
-        node.put("user", record.user());
-        node.put("team", record.team());
-        node.put("session", record.session());
-        node.put("response_id", record.responseId());
-        node.put("container_id", record.containerId());
-        node.put("model", record.model());
-        node.put("status", record.status());
-        node.put("code", record.code());
-        node.put("code_sha256", record.codeSha256());
-        node.put("outputs", record.outputs());
-        node.put("outputs_truncated", record.outputsTruncated());
-        node.put("details", record.details());
-        node.put("created_at", record.createdAt().toString());
-        return json.writeValueAsString(node);
+        ObjectNode node = records.write(record);
+        ObjectNode canonical = node.objectNode();
+        canonical.put("seq", seq);
+        canonical.setAll(node);
+        return records.toString(canonical);
     }
 }

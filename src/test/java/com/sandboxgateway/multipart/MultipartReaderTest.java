@@ -12,6 +12,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import com.sandboxgateway.support.Trickle;
+
 class MultipartReaderTest {
 
     static final String BOUNDARY = "----sdkBoundary7MA4YWxk";
@@ -78,33 +80,5 @@ class MultipartReaderTest {
             parts.add(new String[] {part.headers().name(), part.headers().filename(), part.headers().contentType(), content});
         }
         return parts;
-    }
-
-    /** Hands out at most {@code chunk} bytes per read, as a slow network would. */
-    static final class Trickle extends InputStream {
-        private final byte[] bytes;
-        private final int chunk;
-        private int position;
-
-        Trickle(byte[] bytes, int chunk) {
-            this.bytes = bytes;
-            this.chunk = chunk;
-        }
-
-        @Override
-        public int read() {
-            return position < bytes.length ? bytes[position++] & 0xff : -1;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) {
-            if (position >= bytes.length) {
-                return -1;
-            }
-            int count = Math.min(Math.min(length, chunk), bytes.length - position);
-            System.arraycopy(bytes, position, buffer, offset, count);
-            position += count;
-            return count;
-        }
     }
 }

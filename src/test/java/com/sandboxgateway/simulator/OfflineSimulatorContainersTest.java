@@ -13,7 +13,6 @@ import java.util.Arrays;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.openai.client.OpenAIClient;
 import com.openai.core.MultipartField;
 import com.openai.core.ObjectMappers;
 import com.openai.models.containers.ContainerCreateParams;
@@ -25,28 +24,11 @@ import com.openai.models.containers.files.FileRetrieveParams;
 import com.openai.models.containers.files.content.ContentRetrieveParams;
 import com.openai.models.responses.ContainerNetworkPolicyAllowlist;
 import com.openai.models.responses.ContainerNetworkPolicyDomainSecret;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-class OfflineSimulatorContainersTest {
+class OfflineSimulatorContainersTest extends SimulatorTest {
 
     private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-
-    private static OfflineSimulator simulator;
-    private static OpenAIClient openAi;
-
-    @BeforeAll
-    static void startSimulator() {
-        simulator = OfflineSimulator.start(0);
-        openAi = SimulatorClients.sdkFor(simulator);
-    }
-
-    @AfterAll
-    static void stopSimulator() {
-        openAi.close();
-        simulator.close();
-    }
 
     @Test
     void shouldEchoTheContainerSettingsWithoutDomainSecrets() {

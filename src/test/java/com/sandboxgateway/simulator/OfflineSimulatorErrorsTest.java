@@ -15,28 +15,11 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.ObjectMappers;
 import com.openai.errors.NotFoundException;
 import com.openai.errors.UnauthorizedException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class OfflineSimulatorErrorsTest {
-
-    private static OfflineSimulator simulator;
-    private static OpenAIClient openAi;
-
-    @BeforeAll
-    static void startSimulator() {
-        simulator = OfflineSimulator.start(0);
-        openAi = SimulatorClients.sdkFor(simulator);
-    }
-
-    @AfterAll
-    static void stopSimulator() {
-        openAi.close();
-        simulator.close();
-    }
+class OfflineSimulatorErrorsTest extends SimulatorTest {
 
     @Test
     void shouldAnswerUnknownRoutesWithNotFoundInOpenAiErrorShape() {

@@ -11,38 +11,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 
-import com.openai.client.OpenAIClient;
 import com.openai.core.MultipartField;
 import com.openai.models.files.FileCreateParams;
 import com.openai.models.files.FileDeleted;
 import com.openai.models.files.FileObject;
 import com.openai.models.files.FilePurpose;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class OfflineSimulatorFilesTest {
+class OfflineSimulatorFilesTest extends SimulatorTest {
 
     private static final String CSV = "month,revenue\n2025-01,12000\n2025-02,13500\n";
 
     // A binary upload whose bytes are not valid UTF-8, to prove sizes are counted in bytes.
     private static final byte[] BINARY = {(byte) 0x89, 'P', 'N', 'G', 0, (byte) 0xff, (byte) 0xfe, 1, 2, 3, 4};
-
-    private static OfflineSimulator simulator;
-    private static OpenAIClient openAi;
-
-    @BeforeAll
-    static void startSimulator() {
-        simulator = OfflineSimulator.start(0);
-        openAi = SimulatorClients.sdkFor(simulator);
-    }
-
-    @AfterAll
-    static void stopSimulator() {
-        openAi.close();
-        simulator.close();
-    }
 
     @Test
     void shouldEchoTheUploadedFilenameSizeAndPurpose(@TempDir Path folder) throws IOException {

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.openai.client.OpenAIClient;
 import com.openai.core.ObjectMappers;
 import com.openai.core.http.HttpResponse;
 import com.openai.core.http.StreamResponse;
@@ -20,26 +19,9 @@ import com.openai.models.responses.ResponseRetrieveParams;
 import com.openai.models.responses.ResponseStatus;
 import com.openai.models.responses.ResponseStreamEvent;
 import com.openai.models.responses.Tool;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-class OfflineSimulatorResponsesTest {
-
-    private static OfflineSimulator simulator;
-    private static OpenAIClient openAi;
-
-    @BeforeAll
-    static void startSimulator() {
-        simulator = OfflineSimulator.start(0);
-        openAi = SimulatorClients.sdkFor(simulator);
-    }
-
-    @AfterAll
-    static void stopSimulator() {
-        openAi.close();
-        simulator.close();
-    }
+class OfflineSimulatorResponsesTest extends SimulatorTest {
 
     private static ResponseCreateParams.Builder codeInterpreterRequest() {
         return ResponseCreateParams.builder()

@@ -12,6 +12,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import com.sandboxgateway.support.Trickle;
+
 class SseEventReaderTest {
 
     private static final String TWO_EVENTS = "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0}\n\n"
@@ -20,7 +22,7 @@ class SseEventReaderTest {
     @Test
     void shouldReadEventsWhateverTheReadBoundaries() throws IOException {
         for (int chunk = 1; chunk <= 7; chunk++) {
-            List<SseEvent> events = readAll(new Trickle(TWO_EVENTS, chunk));
+            List<SseEvent> events = readAll(new Trickle(TWO_EVENTS.getBytes(StandardCharsets.UTF_8), chunk));
 
             assertThat(events).extracting(SseEvent::event).containsExactly("response.created", "response.completed");
             assertThat(events.get(1).data()).isEqualTo("{\"type\":\"response.completed\",\"sequence_number\":1}");
@@ -44,7 +46,7 @@ class SseEventReaderTest {
     void shouldAcceptCarriageReturnLineEndingsSplitAcrossReads() throws IOException {
         String stream = "event: a\r\ndata: 1\r\n\r\nevent: b\rdata: 2\r\r";
 
-        List<SseEvent> events = readAll(new Trickle(stream, 1));
+        List<SseEvent> events = readAll(new Trickle(stream.getBytes(StandardCharsets.UTF_8), 1));
 
         assertThat(events).extracting(SseEvent::data).containsExactly("1", "2");
         assertThat(raw(events)).isEqualTo(stream);
@@ -87,33 +89,5 @@ class SseEventReaderTest {
         StringBuilder all = new StringBuilder();
         events.forEach(event -> all.append(new String(event.raw(), StandardCharsets.UTF_8)));
         return all.toString();
-    }
-
-    /** Hands out at most {@code chunk} bytes per read, as a slow network would. */
-    private static final class Trickle extends InputStream {
-        private final byte[] bytes;
-        private final int chunk;
-        private int position;
-
-        Trickle(String text, int chunk) {
-            this.bytes = text.getBytes(StandardCharsets.UTF_8);
-            this.chunk = chunk;
-        }
-
-        @Override
-        public int read() {
-            return position < bytes.length ? bytes[position++] & 0xff : -1;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) {
-            if (position >= bytes.length) {
-                return -1;
-            }
-            int count = Math.min(Math.min(length, chunk), bytes.length - position);
-            System.arraycopy(bytes, position, buffer, offset, count);
-            position += count;
-            return count;
-        }
     }
 }
