@@ -3,6 +3,7 @@ package com.sandboxgateway;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -26,7 +27,11 @@ import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.policy.RequestStep;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.sanitize.Pseudonymizer;
 import com.sandboxgateway.sanitize.UploadSanitizer;
+import com.sandboxgateway.secrets.PromptGuard;
+import com.sandboxgateway.secrets.SecretScanner;
+import com.sandboxgateway.secrets.TextGuard;
 import com.sandboxgateway.upstream.UpstreamClient;
 
 import tools.jackson.databind.json.JsonMapper;
@@ -47,11 +52,17 @@ class PipelineConfiguration {
     PolicyChain policyChain(PolicyProperties policy, TeamPolicies teams, Ownership ownership, OwnershipStore ownershipStore,
                             UpstreamClient upstream, AuditLog auditLog, AuditProperties audit, JsonMapper json,
                             ApplicationEventPublisher events, Clock clock, JdbcClient jdbc) {
+        Pseudonymizer pseudonymizer = Pseudonymizer.fromPolicy(policy.org().sanitization(),
+                policy.org().pii().action() == PolicyProperties.PiiAction.PSEUDONYMIZE);
+        SecretScanner scanner = SecretScanner.standard();
+        Supplier<TextGuard> guards = () -> new TextGuard(scanner, policy.org().secrets().action(), policy.org().pii().action(),
+                pseudonymizer == null ? null : pseudonymizer::pseudonym);
         List<RequestStep> steps = List.of(
                 new ContainerRules(teams),
                 new OwnershipCheck(ownership),
+                new PromptGuard(guards, events, clock),
                 new ExpiryRules(policy, teams),
-                new UploadSanitizer(policy, json, events),
+                new UploadSanitizer(policy, pseudonymizer, guards, scanner, json, events),
                 new CodeOutputsRequested());
         List<ResponseInspector> inspectors = new ArrayList<>(List.of(
                 new CodeExecutionAuditor(auditLog, json, clock, audit.maxOutputChars()),

@@ -10,6 +10,7 @@ public enum ErrorCode {
     NOT_FOUND(404, "invalid_request_error"),
     INVALID_REQUEST(400, "invalid_request_error"),
     SECRET_DETECTED(400, "invalid_request_error"),
+    PII_DETECTED(400, "invalid_request_error"),
     CONTAINER_FILE_NOT_INPUT_FILE(400, "invalid_request_error"),
     DOMAIN_NOT_ALLOWED(403, "permission_error"),
     MEMORY_LIMIT_NOT_ALLOWED(403, "permission_error"),

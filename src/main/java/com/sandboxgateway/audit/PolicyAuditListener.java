@@ -8,6 +8,7 @@ import org.springframework.stereotype.Component;
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.proxy.RequestRefused;
 import com.sandboxgateway.sanitize.UploadSanitized;
+import com.sandboxgateway.secrets.SensitiveDataFound;
 
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -43,6 +44,19 @@ class PolicyAuditListener {
         } catch (GatewayException e) {
             log.error("Refusal {} of request {} could not be audited", refusal.code().code(), refusal.requestId());
         }
+    }
+
+    /** Rule, kind and location of each finding (the first 100, and how many in all), never a value. */
+    @EventListener
+    void on(SensitiveDataFound found) {
+        ObjectNode details = json.createObjectNode();
+        details.put("handling", found.handling());
+        details.put("total", found.findings().size());
+        var list = details.putArray("findings");
+        found.findings().stream().limit(100).forEach(finding -> list.addObject().put("rule", finding.ruleId())
+                .put("kind", finding.kind().name()).put("location", finding.location()));
+        auditLog.record(AuditRecord.policy(AuditRecord.Kind.SECRET_FINDING, found.requestId(), found.principal().user(),
+                found.principal().team(), null, found.handling(), json.writeValueAsString(details), found.at()));
     }
 
     /** Runs before the upload is sent; if it cannot be recorded, the upload fails with audit_unavailable. */

@@ -26,8 +26,30 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      * @param tools which tool types a request may use
      */
     public record Org(@DefaultValue Files files, @DefaultValue Sanitization sanitization, @DefaultValue Network network,
-                      @DefaultValue Containers containers, @DefaultValue Tools tools) {
+                      @DefaultValue Containers containers, @DefaultValue Tools tools, @DefaultValue Secrets secrets,
+                      @DefaultValue Pii pii) {
     }
+
+    /**
+     * @param action {@code block}: refuse a request or file holding a credential ({@code secret_detected});
+     *        {@code redact}: replace it by {@code [REDACTED:<rule>]} and go on
+     */
+    public record Secrets(@DefaultValue("block") SecretsAction action) {
+    }
+
+    /** What to do with a credential found in a prompt or a file. */
+    public enum SecretsAction { BLOCK, REDACT }
+
+    /**
+     * @param action for personal data in free text (prompts, and file columns no drop or pseudonymize
+     *        rule covers): {@code report} (audit only), {@code pseudonymize} (replace by a keyed pseudonym)
+     *        or {@code block} ({@code pii_detected})
+     */
+    public record Pii(@DefaultValue("report") PiiAction action) {
+    }
+
+    /** What to do with personal data found in free text. */
+    public enum PiiAction { REPORT, PSEUDONYMIZE, BLOCK }
 
     /**
      * @param maxUploadSize largest file accepted; larger uploads are refused while they stream

@@ -14,6 +14,7 @@ import java.util.Set;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.secrets.TextGuard;
 
 /**
  * Rewrites a CSV or TSV file (RFC 4180: quoted fields may hold delimiters, quotes and line breaks)
@@ -39,10 +40,14 @@ final class CsvSanitizer {
     private int fieldCount;
     private char[] scratch = new char[256];
 
-    CsvSanitizer(char delimiter, SanitizationRules rules, Pseudonymizer.Session pseudonyms) {
+    private final TextGuard guard;
+
+    /** @param guard scans the cells no column rule rewrites for credentials and personal data; null: none */
+    CsvSanitizer(char delimiter, SanitizationRules rules, Pseudonymizer.Session pseudonyms, TextGuard guard) {
         this.delimiter = delimiter;
         this.rules = rules;
         this.pseudonyms = pseudonyms;
+        this.guard = guard;
         this.format = delimiter == '\t' ? "tsv" : "csv";
     }
 
@@ -61,7 +66,7 @@ final class CsvSanitizer {
         }
         int width = fieldCount;
         Column[] columns = columns(headerLine);
-        writeRecord(out, columns, false, terminator);
+        writeRecord(out, columns, 0, terminator);
         long rows = 0;
         for (long recordLine = line; (terminator = readRecord()) != null; recordLine = line) {
             if (fieldCount == 1 && fields.getFirst().isEmpty()) {
@@ -70,7 +75,7 @@ final class CsvSanitizer {
             if (fieldCount != width) {
                 throw invalid(recordLine, "the row has " + fieldCount + " fields where the header has " + width);
             }
-            writeRecord(out, columns, true, terminator);
+            writeRecord(out, columns, recordLine, terminator);
             rows++;
         }
         out.flush();
@@ -165,7 +170,8 @@ final class CsvSanitizer {
         return field;
     }
 
-    private void writeRecord(Writer out, Column[] columns, boolean data, String terminator) throws IOException {
+    /** @param line the record's first line, or 0 for the header */
+    private void writeRecord(Writer out, Column[] columns, long line, String terminator) throws IOException {
         boolean first = true;
         for (int i = 0; i < columns.length; i++) {
             Column column = columns[i];
@@ -176,7 +182,12 @@ final class CsvSanitizer {
                 out.write(delimiter);
             }
             first = false;
-            CharSequence value = data && column.pseudonymize ? pseudonyms.pseudonym(fields.get(i)) : fields.get(i);
+            CharSequence value = fields.get(i);
+            if (line > 0 && column.pseudonymize) {
+                value = pseudonyms.pseudonym(value);
+            } else if (line > 0 && guard != null) {
+                value = guard.guard(value, () -> "file line " + line + " column " + column.name, true);
+            }
             writeCell(out, value);
         }
         out.write(terminator.isEmpty() ? "\n" : terminator);

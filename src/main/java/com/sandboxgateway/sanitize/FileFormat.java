@@ -21,6 +21,12 @@ enum FileFormat {
         };
     }
 
+    /** Opaque files that are free text, scanned for credentials and personal data as they pass. */
+    static boolean isText(String filename) {
+        String name = filename.toLowerCase(Locale.ROOT);
+        return name.endsWith(".txt") || name.endsWith(".md") || name.endsWith(".log");
+    }
+
     /**
      * Why the first bytes of a file contradict its announced format, or {@code null} when they fit.
      * Only the obvious cases: binary content in a text format, JSON where CSV was announced and the

@@ -14,6 +14,7 @@ import java.util.Set;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.secrets.TextGuard;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -32,10 +33,14 @@ final class JsonLinesSanitizer {
     private final Pseudonymizer.Session pseudonyms;
     private final JsonMapper json;
 
-    JsonLinesSanitizer(SanitizationRules rules, Pseudonymizer.Session pseudonyms, JsonMapper json) {
+    private final TextGuard guard;
+
+    /** @param guard scans string values no key rule rewrites for credentials and personal data; null: none */
+    JsonLinesSanitizer(SanitizationRules rules, Pseudonymizer.Session pseudonyms, JsonMapper json, TextGuard guard) {
         this.rules = rules;
         this.pseudonyms = pseudonyms;
         this.json = json;
+        this.guard = guard;
     }
 
     SanitizationReport sanitize(InputStream in, OutputStream outStream) throws IOException {
@@ -96,6 +101,8 @@ final class JsonLinesSanitizer {
                     object.put(key, pseudonyms.pseudonym(plain));
                 }
                 pseudonymized.add(column);
+            } else if (guard != null) {
+                object.set(key, guarded(object.get(key), lineNumber, key));
             }
         }
         Set<String> missing = new LinkedHashSet<>(rules.required());
@@ -107,6 +114,24 @@ final class JsonLinesSanitizer {
         out.write(json.writeValueAsString(object));
         out.write('\n');
         return 1;
+    }
+
+    /** String values anywhere under a key, scanned and (where the policy says) replaced. */
+    private JsonNode guarded(JsonNode value, long lineNumber, String key) {
+        if (value.isString()) {
+            CharSequence checked = guard.guard(value.asString(), () -> "file line " + lineNumber + " key " + key, true);
+            return checked == value.asString() ? value : json.getNodeFactory().stringNode(checked.toString());
+        }
+        if (value instanceof ObjectNode object) {
+            for (String name : new ArrayList<>(object.propertyNames())) {
+                object.set(name, guarded(object.get(name), lineNumber, key + "." + name));
+            }
+        } else if (value instanceof tools.jackson.databind.node.ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                array.set(i, guarded(array.get(i), lineNumber, key + "[" + i + "]"));
+            }
+        }
+        return value;
     }
 
     private ObjectNode parse(StringBuilder text, long lineNumber) {

@@ -33,13 +33,13 @@ public final class Pseudonymizer {
      * @throws IllegalStateException when columns are to be pseudonymized but no usable key is set:
      *         the gateway refuses to start rather than pass identifiers in clear
      */
-    public static Pseudonymizer fromPolicy(PolicyProperties.Sanitization policy) {
+    public static Pseudonymizer fromPolicy(PolicyProperties.Sanitization policy, boolean neededForPersonalData) {
         String setting = policy.pseudonymizationKey();
-        boolean needed = !policy.pseudonymizeColumns().isEmpty();
         if (setting == null || setting.isBlank()) {
-            if (needed) {
-                throw new IllegalStateException("gateway.policy.org.sanitization.pseudonymize-columns is set but "
-                        + "gateway.policy.org.sanitization.pseudonymization-key is empty; set the key (e.g. GATEWAY_PSEUDONYM_KEY)");
+            if (!policy.pseudonymizeColumns().isEmpty() || neededForPersonalData) {
+                throw new IllegalStateException("Pseudonyms are required (gateway.policy.org.sanitization.pseudonymize-columns or "
+                        + "gateway.policy.org.pii.action=pseudonymize) but gateway.policy.org.sanitization.pseudonymization-key "
+                        + "is empty; set the key (e.g. GATEWAY_PSEUDONYM_KEY)");
             }
             return null;
         }
@@ -56,6 +56,11 @@ public final class Pseudonymizer {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read the pseudonymization key file " + file + ": " + e.getClass().getSimpleName());
         }
+    }
+
+    /** The pseudonym of one value (a fresh session each time; for occasional values, not whole files). */
+    public String pseudonym(CharSequence value) {
+        return session().pseudonym(value);
     }
 
     /** A public identifier of the key (a short hash of it), safe to log and to record. */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +21,10 @@ import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.policy.RequestBody;
 import com.sandboxgateway.policy.RequestStep;
+import com.sandboxgateway.secrets.SecretScanner;
+import com.sandboxgateway.secrets.SensitiveDataFound;
+import com.sandboxgateway.secrets.TextFileGuard;
+import com.sandboxgateway.secrets.TextGuard;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -37,13 +42,26 @@ public final class UploadSanitizer implements RequestStep {
     private final PolicyProperties.Files files;
     private final PolicyProperties.Sanitization sanitization;
     private final Pseudonymizer pseudonymizer;
+    private final Supplier<TextGuard> guards;
+    private final SecretScanner scanner;
+    private final PolicyProperties.SecretsAction secrets;
+    private final PolicyProperties.PiiAction pii;
     private final JsonMapper json;
     private final ApplicationEventPublisher events;
 
-    public UploadSanitizer(PolicyProperties policy, JsonMapper json, ApplicationEventPublisher events) {
+    /**
+     * @param pseudonymizer null when the policy pseudonymizes nothing
+     * @param guards a fresh guard per upload, scanning for credentials and personal data
+     */
+    public UploadSanitizer(PolicyProperties policy, Pseudonymizer pseudonymizer, Supplier<TextGuard> guards,
+                           SecretScanner scanner, JsonMapper json, ApplicationEventPublisher events) {
         this.files = policy.org().files();
         this.sanitization = policy.org().sanitization();
-        this.pseudonymizer = Pseudonymizer.fromPolicy(sanitization);
+        this.secrets = policy.org().secrets().action();
+        this.pii = policy.org().pii().action();
+        this.pseudonymizer = pseudonymizer;
+        this.guards = guards;
+        this.scanner = scanner;
         this.json = json;
         this.events = events;
     }
@@ -62,7 +80,12 @@ public final class UploadSanitizer implements RequestStep {
         }
         SanitizationRules rules = rules(profile);
         multipart.upload().onFile((headers, content, out) -> {
-            SanitizationReport report = sanitize(headers, content, out, rules);
+            TextGuard guard = guards.get();
+            SanitizationReport report = sanitize(headers, content, out, rules, guard);
+            if (!guard.findings().isEmpty()) {
+                events.publishEvent(new SensitiveDataFound(exchange.requestId(), exchange.principal(), guard.findings(),
+                        guard.handling(), java.time.Instant.now()));
+            }
             exchange.addResponseHeader(GatewayHeaders.SANITIZED, report.header());
             log.info("Sanitized upload for {}/{}: {}", exchange.principal().team(), exchange.principal().user(), report.header());
             events.publishEvent(new UploadSanitized(exchange.requestId(), exchange.principal(), headers.filename(), report,
@@ -71,8 +94,8 @@ public final class UploadSanitizer implements RequestStep {
         return Decision.PROCEED;
     }
 
-    private SanitizationReport sanitize(PartHeaders headers, InputStream content, OutputStream out, SanitizationRules rules)
-            throws IOException {
+    private SanitizationReport sanitize(PartHeaders headers, InputStream content, OutputStream out, SanitizationRules rules,
+                                        TextGuard guard) throws IOException {
         FileFormat format = FileFormat.byName(headers.filename(), files.opaqueExtensions());
         if (format == null) {
             throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "The file '" + headers.filename()
@@ -89,11 +112,15 @@ public final class UploadSanitizer implements RequestStep {
                     + "' does not match its extension: " + contradiction + ".");
         }
         return switch (format) {
-            case CSV -> new CsvSanitizer(',', rules, pseudonyms()).sanitize(in, out);
-            case TSV -> new CsvSanitizer('\t', rules, pseudonyms()).sanitize(in, out);
-            case JSONL -> new JsonLinesSanitizer(rules, pseudonyms(), json).sanitize(in, out);
+            case CSV -> new CsvSanitizer(',', rules, pseudonyms(), guard).sanitize(in, out);
+            case TSV -> new CsvSanitizer('\t', rules, pseudonyms(), guard).sanitize(in, out);
+            case JSONL -> new JsonLinesSanitizer(rules, pseudonyms(), json, guard).sanitize(in, out);
             case OPAQUE -> {
-                in.transferTo(out);
+                if (FileFormat.isText(headers.filename())) {
+                    new TextFileGuard(scanner, secrets, pii, guard).copy(in, out);
+                } else {
+                    in.transferTo(out);
+                }
                 yield new SanitizationReport("opaque", List.of(), List.of(), 0, null);
             }
         };

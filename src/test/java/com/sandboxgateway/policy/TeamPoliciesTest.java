@@ -17,7 +17,8 @@ class TeamPoliciesTest {
             new PolicyProperties.Sanitization(null, List.of(), List.of(), true, Map.of()),
             new PolicyProperties.Network(List.of("pypi.org", "*.example.com")),
             new PolicyProperties.Containers(List.of("1g", "4g"), 20),
-            new PolicyProperties.Tools(List.of("code_interpreter", "function")));
+            new PolicyProperties.Tools(List.of("code_interpreter", "function")),
+            new PolicyProperties.Secrets(PolicyProperties.SecretsAction.BLOCK), new PolicyProperties.Pii(PolicyProperties.PiiAction.REPORT));
 
     @Test
     void shouldGiveATeamWithoutSettingsTheOrgPolicy() {
@@ -55,7 +56,7 @@ class TeamPoliciesTest {
     @Test
     void shouldRefuseToStartOnAnEntryThatIsNotADomain() {
         PolicyProperties.Org broken = new PolicyProperties.Org(ORG.files(), ORG.sanitization(),
-                new PolicyProperties.Network(List.of("https://pypi.org")), ORG.containers(), ORG.tools());
+                new PolicyProperties.Network(List.of("https://pypi.org")), ORG.containers(), ORG.tools(), ORG.secrets(), ORG.pii());
 
         assertThatThrownBy(() -> new TeamPolicies(new PolicyProperties(broken, Map.of())))
                 .hasMessageContaining("gateway.policy.org.network.allowed-domains").hasMessageContaining("https://pypi.org");

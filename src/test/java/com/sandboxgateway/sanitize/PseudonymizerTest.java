@@ -43,13 +43,13 @@ class PseudonymizerTest {
     void shouldReadTheKeyFromAFileAndNeverStartWithoutOneWhenNeeded(@TempDir Path dir) throws Exception {
         Path keyFile = Files.writeString(dir.resolve("key"), "from-a-mounted-secret\n");
 
-        Pseudonymizer fromFile = Pseudonymizer.fromPolicy(policy("file:" + keyFile, List.of("email")));
+        Pseudonymizer fromFile = Pseudonymizer.fromPolicy(policy("file:" + keyFile, List.of("email")), false);
 
         assertThat(fromFile.session().pseudonym("x")).isEqualTo(hmac16("from-a-mounted-secret", "x"));
-        assertThat(Pseudonymizer.fromPolicy(policy(null, List.of()))).isNull();
-        assertThatThrownBy(() -> Pseudonymizer.fromPolicy(policy("", List.of("email"))))
+        assertThat(Pseudonymizer.fromPolicy(policy(null, List.of()), false)).isNull();
+        assertThatThrownBy(() -> Pseudonymizer.fromPolicy(policy("", List.of("email")), false))
                 .hasMessageContaining("pseudonymization-key");
-        assertThatThrownBy(() -> Pseudonymizer.fromPolicy(policy("short", List.of("email"))))
+        assertThatThrownBy(() -> Pseudonymizer.fromPolicy(policy("short", List.of("email")), false))
                 .hasMessageContaining("16 bytes").hasMessageNotContaining("short");
     }
 
