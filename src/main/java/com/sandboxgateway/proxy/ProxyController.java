@@ -58,14 +58,14 @@ class ProxyController {
     ProxyController(ApiKeyAuthenticator authenticator, PolicyChain chain, UpstreamClient upstream, JsonMapper json,
                     ProxyProperties properties, ApplicationEventPublisher events, Clock clock) {
         this.authenticator = authenticator;
-        this.events = events;
-        this.clock = clock;
         this.chain = chain;
         this.upstream = upstream;
         this.json = json;
         this.errors = new OpenAiErrors(json);
         this.bodies = new RequestBodies(json, properties.maxJsonBytes(), properties.uploadSpoolDir());
         this.relay = new ResponseRelay(json, errors, properties.maxJsonBytes());
+        this.events = events;
+        this.clock = clock;
     }
 
     @RequestMapping("/v1/**")
@@ -85,7 +85,7 @@ class ProxyController {
             } catch (GatewayException e) {
                 response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
                 refuse(response, e);
-                events.publishEvent(new RequestRefused(requestId, principal.get(), request.getMethod(), request.getRequestURI(),
+                events.publishEvent(new RequestRefused(requestId, principal.get(), request.getMethod(), auditedPath(request),
                         e.code(), e.getMessage(), clock.instant()));
             }
         } finally {
@@ -96,8 +96,8 @@ class ProxyController {
     private void proxy(String requestId, Principal principal, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
         RouteMatch route = routes.match(request.getMethod(), request.getRequestURI()).orElseThrow(() -> new GatewayException(
-                ErrorCode.ROUTE_NOT_ALLOWED, "The gateway does not serve " + request.getMethod() + " " + request.getRequestURI()
-                + ". It forwards the responses, files and containers routes only."));
+                ErrorCode.ROUTE_NOT_ALLOWED, "The gateway does not serve " + request.getMethod()
+                + " on this path. It forwards the responses, files and containers routes of /v1 only."));
         RequestBody body = bodies.read(route.route(), request);
         Exchange exchange = new Exchange(requestId, principal, route, request.getRequestURI(), request.getQueryString(),
                 request.getHeader(GatewayHeaders.SESSION), request.getHeader(GatewayHeaders.DATASET_PROFILE), body);
@@ -113,6 +113,11 @@ class ProxyController {
                 multipart.upload().close();
             }
         }
+    }
+
+    /** A path that matched no route may hold anything a client typed, so the audit keeps only that it did not match. */
+    private String auditedPath(HttpServletRequest request) {
+        return routes.match(request.getMethod(), request.getRequestURI()).isPresent() ? request.getRequestURI() : "(no route)";
     }
 
     private void forward(Exchange exchange, HttpServletRequest request, HttpServletResponse response) throws IOException {
