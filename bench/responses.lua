@@ -1,0 +1,25 @@
+-- wrk script: POST /v1/responses with a non-streaming Code Interpreter request.
+--
+-- The same key works both ways: the simulator accepts any bearer token, and the
+-- gateway's dev profile knows sk-gw-dev-alice. Override with BENCH_API_KEY.
+
+wrk.method = "POST"
+wrk.path = "/v1/responses"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer " .. (os.getenv("BENCH_API_KEY") or "sk-gw-dev-alice")
+-- BENCH_STREAM=true asks for the SSE stream instead; run.sh uses it only to warm up the relay.
+local stream = os.getenv("BENCH_STREAM") == "true" and '"stream":true,' or ""
+wrk.body = '{"model":"gpt-4.1","input":"hi",' .. stream ..
+  '"tools":[{"type":"code_interpreter","container":{"type":"auto"}}]}'
+
+-- One machine-readable line for run.sh; wrk's own --latency text stays in the log
+-- for humans. Latencies are in microseconds, as wrk records them.
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    "BENCH_RESULT requests=%d duration_us=%d rps=%.1f p50_us=%d p90_us=%d p99_us=%d max_us=%d " ..
+    "err_connect=%d err_read=%d err_write=%d err_status=%d err_timeout=%d\n",
+    summary.requests, summary.duration, summary.requests / (summary.duration / 1e6),
+    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max,
+    e.connect, e.read, e.write, e.status, e.timeout))
+end
