@@ -207,8 +207,16 @@ NCPU=$(nproc)
 # by the CPU milliseconds the gateway, the simulator and wrk spent during it, and the share of the
 # machine that anything else took. On a 2-core box a concurrent build ruins the numbers, and that
 # share is the only way to tell afterwards.
+# Something outside the script may stop a JVM (a cleanup that kills by name, the OOM killer):
+# say so plainly instead of failing later on a missing /proc entry.
+require_alive() {
+    kill -0 "$SIM_PID" 2>/dev/null || die "the simulator (pid $SIM_PID) has exited; see $OUT_DIR/simulator.log"
+    kill -0 "$GW_PID" 2>/dev/null || die "the gateway (pid $GW_PID) has exited; see $OUT_DIR/gateway.log"
+}
+
 run_wrk() {
     local name=$1 url=$2 conns=$3 seconds=$4 stream=${5:-false}
+    require_alive
     # This function runs in a command substitution; wrk's CPU shows up in this subshell's
     # children's time (cutime + cstime) once it has been waited for.
     local me=$BASHPID gw0 sim0 busy0 wrk0 out result
@@ -219,7 +227,8 @@ run_wrk() {
     out="$OUT_DIR/wrk-$name.txt"
     # --timeout well above any expected latency, so slow answers count as latency, not as errors.
     BENCH_STREAM=$stream wrk -t"$WRK_THREADS" -c"$conns" -d"${seconds}s" --timeout 10s --latency \
-        -s "$BENCH/responses.lua" "$url" >"$out" 2>&1 || die "wrk failed, see $out"
+        -s "$BENCH/responses.lua" "$url" >"$out" 2>&1 || { require_alive; die "wrk failed, see $out"; }
+    require_alive
     local wrk_t=$(( $(sed 's/.*) //' "/proc/$me/stat" | awk '{ print $14 + $15 }') - wrk0 ))
     local busy_t=$(( $(machine_busy_ticks) - busy0 ))
     local gw_t=$(( $(proc_ticks "$GW_PID") - gw0 ))
@@ -314,7 +323,8 @@ ttfe() {
     busy0=$(machine_busy_ticks)
     mine0=$(( $(proc_ticks "$GW_PID") + $(proc_ticks "$SIM_PID") + $(sed 's/.*) //' "/proc/$me/stat" | awk '{ print $14 + $15 }') ))
     t0=$(date +%s%N)
-    "$JAVA" "$BENCH/FirstEvent.java" "$url" "$TTFE_N" >"$out" 2>&1 || die "FirstEvent failed, see $out"
+    require_alive
+    "$JAVA" "$BENCH/FirstEvent.java" "$url" "$TTFE_N" >"$out" 2>&1 || { require_alive; die "FirstEvent failed, see $out"; }
     local mine=$(( $(proc_ticks "$GW_PID") + $(proc_ticks "$SIM_PID") + $(sed 's/.*) //' "/proc/$me/stat" | awk '{ print $14 + $15 }') - mine0 ))
     local busy=$(( $(machine_busy_ticks) - busy0 ))
     result=$(grep '^FIRST_EVENT_RESULT' "$out") || die "FirstEvent printed no result, see $out"

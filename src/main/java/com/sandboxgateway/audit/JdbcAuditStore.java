@@ -36,10 +36,7 @@ final class JdbcAuditStore {
         Boolean stored = transactions.execute(status -> {
             Map<String, Object> head = jdbc.sql("SELECT last_seq, last_hash FROM audit_chain WHERE id = 1 FOR UPDATE")
                     .query().singleRow();
-            boolean duplicate = jdbc.sql("SELECT COUNT(*) FROM audit_record WHERE record_id = :record OR call_id = :call")
-                    .param("record", record.recordId()).param("call", record.callId())
-                    .query(Long.class).single() > 0;
-            if (duplicate) {
+            if (stored("record_id", record.recordId()) || record.callId() != null && stored("call_id", record.callId())) {
                 return false;
             }
             long seq = ((Number) head.get("last_seq")).longValue() + 1;
@@ -51,6 +48,15 @@ final class JdbcAuditStore {
             return true;
         });
         return Boolean.TRUE.equals(stored);
+    }
+
+    /**
+     * Whether a record with this unique value exists. One column per query: an {@code OR} across both
+     * unique indexes makes H2 scan the whole table, under the chain lock every request waits for.
+     */
+    private boolean stored(String uniqueColumn, String value) {
+        return !jdbc.sql("SELECT 1 FROM audit_record WHERE " + uniqueColumn + " = :value").param("value", value)
+                .query().listOfRows().isEmpty();
     }
 
     private void insert(long seq, AuditRecord r, String previous, String hash) {
