@@ -10,6 +10,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.sandboxgateway.budget.SpendBudget;
+import com.sandboxgateway.budget.TurnBudget;
 import com.sandboxgateway.audit.AuditLog;
 import com.sandboxgateway.audit.AuditProperties;
 import com.sandboxgateway.audit.CodeExecutionAuditor;
@@ -22,6 +24,7 @@ import com.sandboxgateway.ownership.Ownership;
 import com.sandboxgateway.ownership.OwnershipCheck;
 import com.sandboxgateway.ownership.OwnershipRecorder;
 import com.sandboxgateway.ownership.OwnershipStore;
+import com.sandboxgateway.ratelimit.RateLimits;
 import com.sandboxgateway.policy.PolicyChain;
 import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.policy.RequestStep;
@@ -51,20 +54,26 @@ class PipelineConfiguration {
     @Bean
     PolicyChain policyChain(PolicyProperties policy, TeamPolicies teams, Ownership ownership, OwnershipStore ownershipStore,
                             UpstreamClient upstream, AuditLog auditLog, AuditProperties audit, JsonMapper json,
-                            ApplicationEventPublisher events, Clock clock, JdbcClient jdbc) {
+                            ApplicationEventPublisher events, Clock clock, JdbcClient jdbc, RateLimits rateLimits,
+                            SpendBudget spend, TurnBudget turns) {
         Pseudonymizer pseudonymizer = Pseudonymizer.fromPolicy(policy.org().sanitization(),
                 policy.org().pii().action() == PolicyProperties.PiiAction.PSEUDONYMIZE);
         SecretScanner scanner = SecretScanner.standard();
         Supplier<TextGuard> guards = () -> new TextGuard(scanner, policy.org().secrets().action(), policy.org().pii().action(),
                 pseudonymizer == null ? null : pseudonymizer::pseudonym);
         List<RequestStep> steps = List.of(
+                rateLimits,
                 new ContainerRules(teams),
                 new OwnershipCheck(ownership),
                 new PromptGuard(guards, events, clock),
                 new ExpiryRules(policy, teams),
                 new UploadSanitizer(policy, pseudonymizer, guards, scanner, json, events),
-                new CodeOutputsRequested());
+                new CodeOutputsRequested(),
+                spend,
+                turns);
         List<ResponseInspector> inspectors = new ArrayList<>(List.of(
+                turns,
+                spend,
                 new CodeExecutionAuditor(auditLog, json, clock, audit.maxOutputChars()),
                 new OwnershipRecorder(ownershipStore),
                 new OwnedListFilter(ownership, upstream, json)));

@@ -5,7 +5,17 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /** Sandbox Gateway: an OpenAI-compatible proxy that governs every use of Code Interpreter. */
-@SpringBootApplication
+/*
+ * Spring's Redis auto-configuration stays off: the gateway opens its own bounded, lazy connections
+ * (com.sandboxgateway.state), and only when gateway.state.backend is redis.
+ */
+@SpringBootApplication(excludeName = {
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisRepositoriesAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiveHealthContributorAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration"})
 @ConfigurationPropertiesScan
 public class SandboxGatewayApplication {
 

@@ -25,6 +25,8 @@ public enum ErrorCode {
     UPSTREAM_ERROR(502, "server_error"),
     UPSTREAM_UNAVAILABLE(503, "server_error"),
     AUDIT_UNAVAILABLE(503, "server_error"),
+    /** Rate limits or budgets cannot be read (Redis down) and {@code gateway.state.on-failure} is {@code deny}. */
+    STATE_UNAVAILABLE(503, "server_error"),
     UPSTREAM_TIMEOUT(504, "server_error"),
     INTERNAL_ERROR(500, "server_error");
 

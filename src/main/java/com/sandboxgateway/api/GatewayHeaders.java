@@ -11,6 +11,9 @@ public final class GatewayHeaders {
     public static final String DATASET_PROFILE = "X-Gateway-Dataset-Profile";
     public static final String TURNS_REMAINING = "X-Gateway-Turns-Remaining";
     public static final String SANITIZED = "X-Gateway-Sanitized";
+    public static final String RATE_LIMIT_LIMIT = "RateLimit-Limit";
+    public static final String RATE_LIMIT_REMAINING = "RateLimit-Remaining";
+    public static final String RATE_LIMIT_RESET = "RateLimit-Reset";
 
     private GatewayHeaders() {
     }

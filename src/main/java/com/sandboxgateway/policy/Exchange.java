@@ -22,7 +22,7 @@ public final class Exchange {
     private final RouteMatch route;
     private final String path;
     private String rawQuery;
-    private final String session;
+    private String session;
     private final String datasetProfile;
     private final Map<String, String> responseHeaders = new LinkedHashMap<>();
     private RequestBody body;
@@ -30,6 +30,8 @@ public final class Exchange {
     private String upstreamRequestId;
     private String responseId;
     private String model;
+    private Integer upstreamStatus;
+    private TurnReservation turnReservation;
     private final Set<String> auditedCalls = new HashSet<>();
 
     public Exchange(String requestId, Principal principal, RouteMatch route, String path, String rawQuery, String session,
@@ -72,9 +74,17 @@ public final class Exchange {
         rawQuery = rawQuery == null || rawQuery.isEmpty() ? parameter : rawQuery + "&" + parameter;
     }
 
-    /** The {@code X-Gateway-Session} header, or {@code null}. */
+    /**
+     * The session: the {@code X-Gateway-Session} header, or for responses the one the budget step
+     * resolved (the root of the {@code previous_response_id} chain, an explicit container); {@code null}
+     * when none is known yet.
+     */
     public String session() {
         return session;
+    }
+
+    public void sessionResolved(String session) {
+        this.session = session;
     }
 
     /** The {@code X-Gateway-Dataset-Profile} header, or {@code null}. */
@@ -111,8 +121,31 @@ public final class Exchange {
         return upstreamRequestId;
     }
 
-    public void upstreamAnswered(String requestId) {
+    public void upstreamAnswered(int status, String requestId) {
+        this.upstreamStatus = status;
         this.upstreamRequestId = requestId;
+    }
+
+    /** The upstream's HTTP status, once it answered; else {@code null}. */
+    public Integer upstreamStatus() {
+        return upstreamStatus;
+    }
+
+    /** Turns reserved for this request, until an inspector settles them. */
+    public void turnsReserved(TurnReservation reservation) {
+        this.turnReservation = reservation;
+    }
+
+    /** The unsettled turn reservation, handed over once: the caller settles it; {@code null} if none. */
+    public TurnReservation takeTurnReservation() {
+        TurnReservation reservation = turnReservation;
+        turnReservation = null;
+        return reservation;
+    }
+
+    /** The unsettled turn reservation without taking it; {@code null} if none. */
+    public TurnReservation turnReservation() {
+        return turnReservation;
     }
 
     /** The response this exchange creates or reads, once the answer named it; else {@code null}. */

@@ -2,6 +2,8 @@ package com.sandboxgateway.policy;
 
 import java.util.List;
 
+import com.sandboxgateway.api.ErrorCode;
+
 /**
  * The request steps in the order they run and the inspectors that see the answers. The order is
  * declared once, in {@code com.sandboxgateway.PipelineConfiguration}.
@@ -25,6 +27,11 @@ public final class PolicyChain {
             }
         }
         return Decision.PROCEED;
+    }
+
+    /** Tells every inspector the exchange is over; see {@link ResponseInspector#onFinish}. */
+    public void finish(Exchange exchange, ErrorCode failure) {
+        inspectors.forEach(inspector -> inspector.onFinish(exchange, failure));
     }
 
     /** The inspectors, in order, that see every answer before the client does. */

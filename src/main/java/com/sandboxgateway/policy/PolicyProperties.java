@@ -1,5 +1,6 @@
 package com.sandboxgateway.policy;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +25,39 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      * @param network which domains a container may reach
      * @param containers memory tiers and idle expiry of containers
      * @param tools which tool types a request may use
+     * @param rateLimit requests per minute per user and per team
+     * @param turns executed code blocks per session and per user and day
+     * @param spend the daily spend cap of each team
      */
     public record Org(@DefaultValue Files files, @DefaultValue Sanitization sanitization, @DefaultValue Network network,
                       @DefaultValue Containers containers, @DefaultValue Tools tools, @DefaultValue Secrets secrets,
-                      @DefaultValue Pii pii) {
+                      @DefaultValue Pii pii, @DefaultValue RateLimit rateLimit, @DefaultValue Turns turns,
+                      @DefaultValue Spend spend) {
+    }
+
+    /**
+     * Token buckets: each user gets {@code requests-per-minute}, refilled continuously, and may spend up
+     * to {@code burst} at once; each team as a whole gets {@code team-requests-per-minute}.
+     *
+     * @param requestsPerMinute the sustained rate of one user
+     * @param burst how many requests one user may send at once (the bucket's capacity)
+     * @param teamRequestsPerMinute the sustained rate, and the capacity, of a whole team
+     */
+    public record RateLimit(@DefaultValue("60") int requestsPerMinute, @DefaultValue("10") int burst,
+                            @DefaultValue("600") int teamRequestsPerMinute) {
+    }
+
+    /**
+     * A turn is one {@code code_interpreter_call} executed upstream.
+     *
+     * @param maxPerSession turns one session may execute in all
+     * @param maxPerUserPerDay turns one user may execute per day (UTC)
+     */
+    public record Turns(@DefaultValue("20") int maxPerSession, @DefaultValue("500") int maxPerUserPerDay) {
+    }
+
+    /** @param maxUsdPerTeamPerDay estimated spend after which a team's paid requests are refused until midnight UTC */
+    public record Spend(@DefaultValue("50") BigDecimal maxUsdPerTeamPerDay) {
     }
 
     /**
@@ -86,7 +116,20 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
     /**
      * A team's narrowing of the org policy; every part is optional (absent: the org's).
      */
-    public record Team(TeamNetwork network, TeamContainers containers, Tools tools) {
+    public record Team(TeamNetwork network, TeamContainers containers, Tools tools, TeamRateLimit rateLimit,
+                       TeamTurns turns, TeamSpend spend) {
+    }
+
+    /** Each at most the org's. */
+    public record TeamRateLimit(Integer requestsPerMinute, Integer burst, Integer teamRequestsPerMinute) {
+    }
+
+    /** Each at most the org's. */
+    public record TeamTurns(Integer maxPerSession, Integer maxPerUserPerDay) {
+    }
+
+    /** @param maxUsdPerTeamPerDay at most the org's */
+    public record TeamSpend(BigDecimal maxUsdPerTeamPerDay) {
     }
 
     /** @param allowedDomains a subset of the org's domains */

@@ -1,5 +1,6 @@
 package com.sandboxgateway.policy;
 
+import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.upstream.SseEvent;
 
@@ -30,5 +31,14 @@ public interface ResponseInspector {
      * @param data the event's parsed {@code data}, or {@code null} when it has none or it is not JSON
      */
     default void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
+    }
+
+    /**
+     * The exchange is over, however it ended: refused, failed, cut off or relayed in full. For what must
+     * be closed whatever happened (a reservation nobody settled). Must not throw.
+     *
+     * @param failure the gateway error the client got, or {@code null} when it got the upstream's answer
+     */
+    default void onFinish(Exchange exchange, ErrorCode failure) {
     }
 }

@@ -1,5 +1,6 @@
 package com.sandboxgateway.policy;
 
+import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,7 +26,7 @@ public class TeamPolicies {
         PolicyProperties.Org orgPolicy = properties.org();
         this.org = new EffectivePolicy("*", domains(orgPolicy.network().allowedDomains(), "gateway.policy.org.network.allowed-domains"),
                 tiers(orgPolicy.containers().allowedMemoryLimits(), "gateway.policy.org.containers.allowed-memory-limits"),
-                orgPolicy.containers().maxIdleMinutes(), Set.copyOf(orgPolicy.tools().allowed()));
+                orgPolicy.containers().maxIdleMinutes(), Set.copyOf(orgPolicy.tools().allowed()), orgLimits(orgPolicy));
         properties.teams().forEach((team, narrowing) -> teams.put(team, narrow(team, narrowing)));
     }
 
@@ -72,7 +73,61 @@ public class TeamPolicies {
                 }
             }
         }
-        return new EffectivePolicy(team, domains, tiers, idle, tools);
+        return new EffectivePolicy(team, domains, tiers, idle, tools, limits(team, narrowing, org.limits()));
+    }
+
+    private static EffectivePolicy.Limits orgLimits(PolicyProperties.Org org) {
+        PolicyProperties.RateLimit rate = org.rateLimit();
+        EffectivePolicy.Limits limits = new EffectivePolicy.Limits(rate.requestsPerMinute(), rate.burst(),
+                rate.teamRequestsPerMinute(), org.turns().maxPerSession(), org.turns().maxPerUserPerDay(),
+                org.spend().maxUsdPerTeamPerDay());
+        String prefix = "gateway.policy.org.";
+        positive(limits.requestsPerMinute(), prefix + "rate-limit.requests-per-minute");
+        positive(limits.burst(), prefix + "rate-limit.burst");
+        positive(limits.teamRequestsPerMinute(), prefix + "rate-limit.team-requests-per-minute");
+        positive(limits.turnsPerSession(), prefix + "turns.max-per-session");
+        positive(limits.turnsPerUserPerDay(), prefix + "turns.max-per-user-per-day");
+        if (limits.maxUsdPerDay() == null || limits.maxUsdPerDay().signum() < 0) {
+            throw new IllegalStateException(prefix + "spend.max-usd-per-team-per-day must be zero or more");
+        }
+        return limits;
+    }
+
+    private static EffectivePolicy.Limits limits(String team, PolicyProperties.Team narrowing, EffectivePolicy.Limits org) {
+        String prefix = "gateway.policy.teams." + team + ".";
+        PolicyProperties.TeamRateLimit rate = narrowing.rateLimit();
+        PolicyProperties.TeamTurns turns = narrowing.turns();
+        PolicyProperties.TeamSpend spend = narrowing.spend();
+        BigDecimal usd = spend == null || spend.maxUsdPerTeamPerDay() == null ? org.maxUsdPerDay() : spend.maxUsdPerTeamPerDay();
+        if (usd.compareTo(org.maxUsdPerDay()) > 0 || usd.signum() < 0) {
+            throw widens(team, prefix + "spend.max-usd-per-team-per-day", usd.toPlainString());
+        }
+        return new EffectivePolicy.Limits(
+                atMost(team, rate == null ? null : rate.requestsPerMinute(), org.requestsPerMinute(), prefix + "rate-limit.requests-per-minute"),
+                atMost(team, rate == null ? null : rate.burst(), org.burst(), prefix + "rate-limit.burst"),
+                atMost(team, rate == null ? null : rate.teamRequestsPerMinute(), org.teamRequestsPerMinute(),
+                        prefix + "rate-limit.team-requests-per-minute"),
+                atMost(team, turns == null ? null : turns.maxPerSession(), org.turnsPerSession(), prefix + "turns.max-per-session"),
+                atMost(team, turns == null ? null : turns.maxPerUserPerDay(), org.turnsPerUserPerDay(),
+                        prefix + "turns.max-per-user-per-day"),
+                usd);
+    }
+
+    /** A team's limit, or the org's when the team sets none; one above the org's would widen it. */
+    private static int atMost(String team, Integer value, int org, String key) {
+        if (value == null) {
+            return org;
+        }
+        if (value > org || value <= 0) {
+            throw widens(team, key, Integer.toString(value));
+        }
+        return value;
+    }
+
+    private static void positive(int value, String key) {
+        if (value <= 0) {
+            throw new IllegalStateException(key + " must be at least 1, not " + value);
+        }
     }
 
     private static List<DomainName> domains(List<String> entries, String key) {

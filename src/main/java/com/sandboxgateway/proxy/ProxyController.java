@@ -101,9 +101,14 @@ class ProxyController {
         RequestBody body = bodies.read(route.route(), request);
         Exchange exchange = new Exchange(requestId, principal, route, request.getRequestURI(), request.getQueryString(),
                 request.getHeader(GatewayHeaders.SESSION), request.getHeader(GatewayHeaders.DATASET_PROFILE), body);
+        ErrorCode failure = null;
         try {
             forward(exchange, request, response);
+        } catch (GatewayException e) {
+            failure = e.code();
+            throw e;
         } finally {
+            chain.finish(exchange, failure);
             exchange.responseHeaders().forEach((name, value) -> {
                 if (!response.isCommitted()) {
                     response.setHeader(name, value);
@@ -127,7 +132,7 @@ class ProxyController {
         UpstreamRequest upstreamRequest = upstreamRequest(exchange, request);
         exchange.responseHeaders().forEach(response::setHeader);
         try (UpstreamResponse answer = upstream.send(upstreamRequest)) {
-            exchange.upstreamAnswered(answer.header("x-request-id"));
+            exchange.upstreamAnswered(answer.status(), answer.header("x-request-id"));
             relay.relay(exchange, answer, chain.inspectors(), response);
         }
     }

@@ -109,6 +109,7 @@ final class ResponseRelay {
             body = inspected(exchange, body, inspectors);
         }
         copyHeaders(upstream, response);
+        exchange.responseHeaders().forEach(response::setHeader);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
     }

@@ -3,6 +3,7 @@ package com.sandboxgateway.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Set;
 
@@ -14,7 +15,8 @@ class DomainNameTest {
 
     private static final EffectivePolicy POLICY = new EffectivePolicy("analytics",
             List.of(DomainName.parse("pypi.org"), DomainName.parse("files.pythonhosted.org"), DomainName.parse("*.example.com"),
-                    DomainName.parse("bücher.example")), Set.of("1g"), 20, Set.of("code_interpreter"));
+                    DomainName.parse("bücher.example")), Set.of("1g"), 20, Set.of("code_interpreter"),
+            new EffectivePolicy.Limits(60, 10, 600, 20, 500, BigDecimal.TEN));
 
     @ParameterizedTest(name = "{0} is allowed")
     @CsvSource(delimiter = '|', textBlock = """

@@ -3,6 +3,7 @@ package com.sandboxgateway.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,9 @@ class TeamPoliciesTest {
             new PolicyProperties.Network(List.of("pypi.org", "*.example.com")),
             new PolicyProperties.Containers(List.of("1g", "4g"), 20),
             new PolicyProperties.Tools(List.of("code_interpreter", "function")),
-            new PolicyProperties.Secrets(PolicyProperties.SecretsAction.BLOCK), new PolicyProperties.Pii(PolicyProperties.PiiAction.REPORT));
+            new PolicyProperties.Secrets(PolicyProperties.SecretsAction.BLOCK), new PolicyProperties.Pii(PolicyProperties.PiiAction.REPORT),
+            new PolicyProperties.RateLimit(60, 10, 600), new PolicyProperties.Turns(20, 500),
+            new PolicyProperties.Spend(new BigDecimal("50")));
 
     @Test
     void shouldGiveATeamWithoutSettingsTheOrgPolicy() {
@@ -33,30 +36,39 @@ class TeamPoliciesTest {
     void shouldNarrowToTheTeamsOwnSettings() {
         EffectivePolicy policy = new TeamPolicies(new PolicyProperties(ORG, Map.of("analytics", new PolicyProperties.Team(
                 new PolicyProperties.TeamNetwork(List.of("api.example.com")), new PolicyProperties.TeamContainers(List.of("1g"), 5),
-                new PolicyProperties.Tools(List.of("code_interpreter")))))).of("analytics");
+                new PolicyProperties.Tools(List.of("code_interpreter")), new PolicyProperties.TeamRateLimit(30, null, null),
+                new PolicyProperties.TeamTurns(5, null), new PolicyProperties.TeamSpend(new BigDecimal("12.50"))))).of("analytics");
 
         assertThat(policy.allowedDomains()).extracting(DomainName::ascii).containsExactly("api.example.com");
         assertThat(policy.allowedMemoryLimits()).containsExactly("1g");
         assertThat(policy.maxIdleMinutes()).isEqualTo(5);
         assertThat(policy.allowedTools()).containsExactly("code_interpreter");
+        assertThat(policy.limits()).isEqualTo(new EffectivePolicy.Limits(30, 10, 600, 5, 500, new BigDecimal("12.50")));
     }
 
     @Test
     void shouldRefuseToStartWhenATeamWidensTheOrg() {
-        assertWidens(new PolicyProperties.Team(new PolicyProperties.TeamNetwork(List.of("evil.org")), null, null),
+        assertWidens(new PolicyProperties.Team(new PolicyProperties.TeamNetwork(List.of("evil.org")), null, null, null, null, null),
                 "network.allowed-domains", "evil.org");
-        assertWidens(new PolicyProperties.Team(null, new PolicyProperties.TeamContainers(List.of("64g"), null), null),
+        assertWidens(new PolicyProperties.Team(null, new PolicyProperties.TeamContainers(List.of("64g"), null), null, null, null, null),
                 "containers.allowed-memory-limits", "64g");
-        assertWidens(new PolicyProperties.Team(null, new PolicyProperties.TeamContainers(null, 60), null),
+        assertWidens(new PolicyProperties.Team(null, new PolicyProperties.TeamContainers(null, 60), null, null, null, null),
                 "containers.max-idle-minutes", "60");
-        assertWidens(new PolicyProperties.Team(null, null, new PolicyProperties.Tools(List.of("web_search"))),
+        assertWidens(new PolicyProperties.Team(null, null, new PolicyProperties.Tools(List.of("web_search")), null, null, null),
                 "tools.allowed", "web_search");
+        assertWidens(new PolicyProperties.Team(null, null, null, new PolicyProperties.TeamRateLimit(null, 11, null), null, null),
+                "rate-limit.burst", "11");
+        assertWidens(new PolicyProperties.Team(null, null, null, null, new PolicyProperties.TeamTurns(null, 501), null),
+                "turns.max-per-user-per-day", "501");
+        assertWidens(new PolicyProperties.Team(null, null, null, null, null, new PolicyProperties.TeamSpend(new BigDecimal("50.01"))),
+                "spend.max-usd-per-team-per-day", "50.01");
     }
 
     @Test
     void shouldRefuseToStartOnAnEntryThatIsNotADomain() {
         PolicyProperties.Org broken = new PolicyProperties.Org(ORG.files(), ORG.sanitization(),
-                new PolicyProperties.Network(List.of("https://pypi.org")), ORG.containers(), ORG.tools(), ORG.secrets(), ORG.pii());
+                new PolicyProperties.Network(List.of("https://pypi.org")), ORG.containers(), ORG.tools(), ORG.secrets(), ORG.pii(),
+                ORG.rateLimit(), ORG.turns(), ORG.spend());
 
         assertThatThrownBy(() -> new TeamPolicies(new PolicyProperties(broken, Map.of())))
                 .hasMessageContaining("gateway.policy.org.network.allowed-domains").hasMessageContaining("https://pypi.org");

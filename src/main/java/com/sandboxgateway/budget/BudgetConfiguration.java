@@ -1,0 +1,37 @@
+package com.sandboxgateway.budget;
+
+import java.time.Clock;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.state.RedisState;
+import com.sandboxgateway.state.StateProperties;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+/** Turn and spend budgets: counters in this JVM or in Redis (after {@code gateway.state.backend}), charges in the database. */
+@Configuration(proxyBeanMethods = false)
+class BudgetConfiguration {
+
+    @Bean
+    Budgets budgets(StateProperties state, ObjectProvider<RedisState> redis, JdbcClient jdbc, Clock clock, TeamPolicies teams) {
+        Counters counters = state.backend() == StateProperties.Backend.REDIS
+                ? new Counters.Redis(redis.getObject()) : new Counters.Local();
+        return new Budgets(counters, new BudgetStore(jdbc, clock), teams, clock);
+    }
+
+    @Bean
+    TurnBudget turnBudget(Budgets budgets, TeamPolicies teams, StateProperties state, Clock clock, MeterRegistry meters) {
+        return new TurnBudget(budgets, teams, state.onFailure(), clock, meters);
+    }
+
+    @Bean
+    SpendBudget spendBudget(Budgets budgets, TeamPolicies teams, PricingProperties pricing, StateProperties state, Clock clock,
+                            MeterRegistry meters) {
+        return new SpendBudget(budgets, teams, new Pricing(pricing), state.onFailure(), clock, meters);
+    }
+}

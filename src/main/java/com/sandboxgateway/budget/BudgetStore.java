@@ -1,0 +1,136 @@
+package com.sandboxgateway.budget;
+
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * The durable side of turns and spend: one row per charge, written once whichever replica settles it,
+ * summed to seed a counter that memory or Redis lost.
+ */
+final class BudgetStore {
+
+    private final JdbcClient jdbc;
+    private final Clock clock;
+
+    BudgetStore(JdbcClient jdbc, Clock clock) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+    }
+
+    /**
+     * Turns charged to one response.
+     *
+     * @param turns the executed count, or {@code null} while a background response runs (its reservation counts)
+     */
+    record TurnCharge(String chargeId, String user, String team, String session, LocalDate day, int reserved,
+                      Integer turns) {
+    }
+
+    /** The session of a response created through the gateway by this user, if there is one. */
+    Optional<String> sessionOf(String responseId, String user) {
+        return jdbc.sql("SELECT session_id FROM turn_charge WHERE charge_id = :id AND user_name = :user")
+                .param("id", responseId).param("user", user).query(String.class).optional();
+    }
+
+    Optional<TurnCharge> turnCharge(String chargeId, String user) {
+        return jdbc.sql("""
+                        SELECT charge_id, user_name, team, session_id, day, reserved, turns FROM turn_charge
+                        WHERE charge_id = :id AND user_name = :user""")
+                .param("id", chargeId).param("user", user)
+                .query((row, n) -> new TurnCharge(row.getString("charge_id"), row.getString("user_name"),
+                        row.getString("team"), row.getString("session_id"), row.getObject("day", LocalDate.class),
+                        row.getInt("reserved"), (Integer) row.getObject("turns", Integer.class)))
+                .optional();
+    }
+
+    long sessionTurns(String user, String session) {
+        return jdbc.sql("SELECT COALESCE(SUM(COALESCE(turns, reserved)), 0) FROM turn_charge WHERE user_name = :user AND session_id = :session")
+                .param("user", user).param("session", session).query(Long.class).single();
+    }
+
+    long dayTurns(String user, LocalDate day) {
+        return jdbc.sql("""
+                        SELECT COALESCE(SUM(COALESCE(turns, reserved)), 0) FROM turn_charge
+                        WHERE user_name = :user AND day = :day AND charge_id NOT LIKE 'reset:%'""")
+                .param("user", user).param("day", day).query(Long.class).single();
+    }
+
+    long daySpendMicros(String team, LocalDate day) {
+        return jdbc.sql("SELECT COALESCE(SUM(usd_micros), 0) FROM spend_charge WHERE team = :team AND day = :day")
+                .param("team", team).param("day", day).query(Long.class).single();
+    }
+
+    /** Records a charge; false when one with the same id already exists. */
+    boolean record(TurnCharge charge) {
+        try {
+            return jdbc.sql("""
+                            INSERT INTO turn_charge (charge_id, user_name, team, session_id, day, reserved, turns, created_at, settled_at)
+                            SELECT :id, :user, :team, :session, :day, :reserved, :turns, :now, :settled
+                            WHERE NOT EXISTS (SELECT 1 FROM turn_charge WHERE charge_id = :id)""")
+                    .param("id", charge.chargeId()).param("user", charge.user()).param("team", charge.team())
+                    .param("session", charge.session()).param("day", charge.day()).param("reserved", charge.reserved())
+                    .param("turns", charge.turns()).param("now", now()).param("settled", charge.turns() == null ? null : now())
+                    .update() == 1;
+        } catch (DuplicateKeyException concurrentInsert) {
+            return false;
+        }
+    }
+
+    /** Settles a background response's charge; false when it was settled already (by another request or replica). */
+    boolean settle(String chargeId, int turns) {
+        return jdbc.sql("UPDATE turn_charge SET turns = :turns, settled_at = :now WHERE charge_id = :id AND turns IS NULL")
+                .param("turns", turns).param("now", now()).param("id", chargeId).update() == 1;
+    }
+
+    /**
+     * Takes back a session's turns (an admin reset) with a negative charge, so the history stays; reset
+     * charges count for the session only, never for the user's day.
+     */
+    long resetSession(String user, String team, String session, LocalDate day) {
+        long used = sessionTurns(user, session);
+        if (used != 0) {
+            record(new TurnCharge("reset:" + UUID.randomUUID(), user, team, session, day, 0, Math.toIntExact(-used)));
+        }
+        return used;
+    }
+
+    /** The team of a user's session, if the user has one by that id. */
+    Optional<String> teamOfSession(String user, String session) {
+        return jdbc.sql("SELECT team FROM turn_charge WHERE user_name = :user AND session_id = :session LIMIT 1")
+                .param("user", user).param("session", session).query(String.class).optional();
+    }
+
+    /** Takes back a team's spend of the day (an admin reset) with a negative charge. */
+    long resetSpend(String team, LocalDate day) {
+        long spent = daySpendMicros(team, day);
+        if (spent != 0) {
+            recordSpend("reset:" + UUID.randomUUID(), team, "admin", day, -spent);
+        }
+        return spent;
+    }
+
+    /** Records a spend charge; false when one with the same id already exists. */
+    boolean recordSpend(String chargeId, String team, String user, LocalDate day, long usdMicros) {
+        try {
+            return jdbc.sql("""
+                            INSERT INTO spend_charge (charge_id, team, user_name, day, usd_micros, created_at)
+                            SELECT :id, :team, :user, :day, :micros, :now
+                            WHERE NOT EXISTS (SELECT 1 FROM spend_charge WHERE charge_id = :id)""")
+                    .param("id", chargeId).param("team", team).param("user", user).param("day", day)
+                    .param("micros", usdMicros).param("now", now()).update() == 1;
+        } catch (DuplicateKeyException concurrentInsert) {
+            return false;
+        }
+    }
+
+    private OffsetDateTime now() {
+        return OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,193 @@
+package com.sandboxgateway.budget;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.Route;
+import com.sandboxgateway.policy.Decision;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.RequestStep;
+import com.sandboxgateway.policy.ResponseInspector;
+import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.state.StateProperties;
+import com.sandboxgateway.state.StateUnavailableException;
+import com.sandboxgateway.upstream.SseEvent;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Daily spend caps per team. Paid requests (creating a response or a container) are refused with
+ * {@code 429 spend_budget_exhausted} once the team's estimated spend of the day (UTC) reached its cap.
+ * Spend is counted from what the answers report: a finished response's token usage (for streams, from
+ * its final event; for background responses, when fetched) and each container session by memory tier,
+ * each charged once by id whichever replica sees it.
+ */
+public final class SpendBudget implements RequestStep, ResponseInspector {
+
+    private static final Logger log = LoggerFactory.getLogger(SpendBudget.class);
+    private static final Set<Route> PAID = Set.of(Route.RESPONSES_CREATE, Route.CONTAINERS_CREATE);
+    private static final Set<Route> INSPECTED = Set.of(Route.RESPONSES_CREATE, Route.RESPONSE_GET, Route.RESPONSE_CANCEL,
+            Route.CONTAINERS_CREATE);
+    private static final String DEFAULT_TIER = "1g";
+
+    private final Budgets budgets;
+    private final Counters counters;
+    private final BudgetStore store;
+    private final TeamPolicies teams;
+    private final Pricing pricing;
+    private final StateProperties.OnFailure onFailure;
+    private final Clock clock;
+    private final MeterRegistry meters;
+
+    SpendBudget(Budgets budgets, TeamPolicies teams, Pricing pricing, StateProperties.OnFailure onFailure, Clock clock,
+                MeterRegistry meters) {
+        this.budgets = budgets;
+        this.counters = budgets.counters();
+        this.store = budgets.store();
+        this.teams = teams;
+        this.pricing = pricing;
+        this.onFailure = onFailure;
+        this.clock = clock;
+        this.meters = meters;
+    }
+
+    @Override
+    public Decision apply(Exchange exchange) {
+        if (!PAID.contains(exchange.route().route())) {
+            return Decision.PROCEED;
+        }
+        String team = exchange.principal().team();
+        long left;
+        try {
+            left = counters.remaining(List.of(counter(team, LocalDate.now(clock))));
+        } catch (StateUnavailableException e) {
+            log.warn("Spend could not be checked ({}); the request is {}", e.getMessage(),
+                    onFailure == StateProperties.OnFailure.DENY ? "refused" : "served without a cap");
+            return onFailure == StateProperties.OnFailure.DENY ? Decision.reject(ErrorCode.STATE_UNAVAILABLE,
+                    "The gateway cannot check spend budgets right now, so it refuses paid requests until it can. Retry shortly.")
+                    : Decision.PROCEED;
+        }
+        if (left > 0) {
+            return Decision.PROCEED;
+        }
+        Duration untilMidnight = Duration.between(clock.instant(),
+                LocalDate.now(clock).plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC));
+        exchange.addResponseHeader("Retry-After", Long.toString(Math.max(1, untilMidnight.toSeconds())));
+        return Decision.reject(ErrorCode.SPEND_BUDGET_EXHAUSTED, "Team " + team + " has reached its daily spend cap of $"
+                + teams.of(team).limits().maxUsdPerDay().toPlainString()
+                + " (estimated). Requests that cost money are refused until 00:00 UTC; ask your platform team to raise the cap.");
+    }
+
+    @Override
+    public boolean inspects(Route route) {
+        return INSPECTED.contains(route);
+    }
+
+    @Override
+    public JsonNode onJson(Exchange exchange, JsonNode body) {
+        if (exchange.route().route() == Route.CONTAINERS_CREATE) {
+            chargeContainer(exchange, body.path("id").asString(null), body.path("memory_limit").asString(DEFAULT_TIER));
+        } else if (ResponseObjects.isTerminal(body)) {
+            chargeResponse(exchange, body);
+        }
+        return body;
+    }
+
+    @Override
+    public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
+        JsonNode finished = ResponseObjects.terminalResponse(data);
+        if (finished != null) {
+            chargeResponse(exchange, finished);
+        }
+    }
+
+    /** A finished response's tokens, and the container sessions its code ran in. */
+    private void chargeResponse(Exchange exchange, JsonNode response) {
+        String id = response.path("id").asString(null);
+        JsonNode usage = response.path("usage");
+        if (id == null) {
+            return;
+        }
+        String team = exchange.principal().team();
+        long input = usage.path("input_tokens").asLong(0);
+        long output = usage.path("output_tokens").asLong(0);
+        if (charge(exchange, "response:" + id, pricing.tokensMicros(response.path("model").asString(null), input, output))) {
+            meters.counter("gateway.tokens", "team", team, "kind", "input").increment(input);
+            meters.counter("gateway.tokens", "team", team, "kind", "output").increment(output);
+        }
+        String tier = requestedTier(exchange);
+        for (JsonNode item : response.path("output")) {
+            if ("code_interpreter_call".equals(item.path("type").asString(null))) {
+                chargeContainer(exchange, item.path("container_id").asString(null), tier);
+            }
+        }
+    }
+
+    private void chargeContainer(Exchange exchange, String containerId, String tier) {
+        if (containerId != null) {
+            charge(exchange, "container:" + containerId, pricing.containerMicros(tier));
+        }
+    }
+
+    /**
+     * Charges once by id. The counter moves first, so a counter seeded from the store in between does not
+     * count the charge twice; a charge already recorded is taken back out. A charge that cannot be
+     * written is logged, never held against the client's answer.
+     */
+    private boolean charge(Exchange exchange, String chargeId, long micros) {
+        String team = exchange.principal().team();
+        LocalDate day = LocalDate.now(clock);
+        List<Counter> spend = List.of(counter(team, day));
+        boolean counted = add(spend, micros, chargeId);
+        try {
+            if (!store.recordSpend(chargeId, team, exchange.principal().user(), day, micros)) {
+                if (counted) {
+                    add(spend, -micros, chargeId);
+                }
+                return false;
+            }
+        } catch (RuntimeException e) {
+            log.warn("Spend {} of team {} could not be recorded: {}", chargeId, team, e.toString());
+        }
+        meters.counter("gateway.spend.usd", "team", team).increment(micros / 1_000_000.0);
+        return true;
+    }
+
+    private boolean add(List<Counter> spend, long micros, String chargeId) {
+        try {
+            counters.add(spend, micros);
+            return true;
+        } catch (StateUnavailableException e) {
+            log.warn("Spend {} could not be counted now ({}); it is counted when the counter is next seeded", chargeId,
+                    e.getMessage());
+            return false;
+        }
+    }
+
+    /** The memory tier of the auto container a request asked for; containers given by id were charged when created. */
+    private static String requestedTier(Exchange exchange) {
+        JsonNode request = exchange.json();
+        if (request != null) {
+            for (JsonNode tool : request.path("tools")) {
+                JsonNode container = tool.path("container");
+                if ("code_interpreter".equals(tool.path("type").asString(null)) && container.isObject()) {
+                    return container.path("memory_limit").asString(DEFAULT_TIER);
+                }
+            }
+        }
+        return DEFAULT_TIER;
+    }
+
+    private Counter counter(String team, LocalDate day) {
+        return budgets.spendCounter(team, day);
+    }
+}

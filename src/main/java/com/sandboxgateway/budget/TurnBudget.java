@@ -1,0 +1,260 @@
+package com.sandboxgateway.budget;
+
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayHeaders;
+import com.sandboxgateway.api.Route;
+import com.sandboxgateway.policy.Decision;
+import com.sandboxgateway.policy.EffectivePolicy;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.RequestStep;
+import com.sandboxgateway.policy.ResponseInspector;
+import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.policy.TurnReservation;
+import com.sandboxgateway.state.StateProperties;
+import com.sandboxgateway.state.StateUnavailableException;
+import com.sandboxgateway.upstream.SseEvent;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Turn budgets: a turn is one {@code code_interpreter_call} executed upstream. Before a response is
+ * created, turns are reserved atomically from the session's and the user's daily budget, and the request's
+ * {@code max_tool_calls} is lowered to what was reserved, so concurrent requests cannot overshoot. Once the
+ * answer shows the executed count (a plain answer, a stream's final event, or a background response
+ * fetched or cancelled later, on any replica) the reservation is settled to it. A reservation whose
+ * request never reached the upstream is given back; one whose outcome is unknown (a cut stream) stays
+ * charged.
+ */
+public final class TurnBudget implements RequestStep, ResponseInspector {
+
+    private static final Logger log = LoggerFactory.getLogger(TurnBudget.class);
+    private static final Set<Route> INSPECTED = Set.of(Route.RESPONSES_CREATE, Route.RESPONSE_GET, Route.RESPONSE_CANCEL);
+
+    private final Budgets budgets;
+    private final Counters counters;
+    private final BudgetStore store;
+    private final TeamPolicies teams;
+    private final StateProperties.OnFailure onFailure;
+    private final Clock clock;
+    private final MeterRegistry meters;
+
+    TurnBudget(Budgets budgets, TeamPolicies teams, StateProperties.OnFailure onFailure, Clock clock, MeterRegistry meters) {
+        this.budgets = budgets;
+        this.counters = budgets.counters();
+        this.store = budgets.store();
+        this.teams = teams;
+        this.onFailure = onFailure;
+        this.clock = clock;
+        this.meters = meters;
+    }
+
+    @Override
+    public Decision apply(Exchange exchange) {
+        ObjectNode request = exchange.json();
+        if (exchange.route().route() != Route.RESPONSES_CREATE || request == null) {
+            return Decision.PROCEED;
+        }
+        String user = exchange.principal().user();
+        String session = session(exchange, request);
+        if (session != null) {
+            exchange.sessionResolved(session);
+            exchange.addResponseHeader(GatewayHeaders.SESSION, session);
+        }
+        EffectivePolicy.Limits limits = teams.of(exchange.principal().team()).limits();
+        LocalDate day = LocalDate.now(clock);
+        JsonNode clientMax = request.get("max_tool_calls");
+        long wanted = !ResponseObjects.offersCodeInterpreter(request) ? 0
+                : clientMax != null && clientMax.canConvertToLong() ? Math.min(clientMax.asLong(), limits.turnsPerSession())
+                : limits.turnsPerSession();
+        Counters.Grant grant;
+        try {
+            grant = counters.reserve(counters(user, session, day, limits), wanted);
+        } catch (StateUnavailableException e) {
+            log.warn("Turn budgets could not be checked ({}); the request is {}", e.getMessage(),
+                    onFailure == StateProperties.OnFailure.DENY ? "refused" : "served without a budget");
+            return onFailure == StateProperties.OnFailure.DENY ? Decision.reject(ErrorCode.STATE_UNAVAILABLE,
+                    "The gateway cannot check turn budgets right now, so it refuses requests until it can. Retry shortly.")
+                    : Decision.PROCEED;
+        }
+        long left = session == null ? Math.min(grant.left(), limits.turnsPerSession() - grant.granted()) : grant.left();
+        exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(Math.max(0, left)));
+        if (wanted > 0 && grant.granted() == 0) {
+            return Decision.reject(ErrorCode.TURN_BUDGET_EXHAUSTED, "No code-interpreter turns left: a session may execute "
+                    + limits.turnsPerSession() + " code blocks and a user " + limits.turnsPerUserPerDay()
+                    + " per day (UTC). Start a new session, or retry tomorrow.");
+        }
+        if (wanted > 0 && (clientMax == null || clientMax.asLong() > grant.granted())) {
+            request.put("max_tool_calls", grant.granted());
+            exchange.jsonEdited();
+        }
+        exchange.turnsReserved(new TurnReservation(session, day, Math.toIntExact(grant.granted()), left,
+                request.path("background").asBoolean(false)));
+        return Decision.PROCEED;
+    }
+
+    @Override
+    public boolean inspects(Route route) {
+        return INSPECTED.contains(route);
+    }
+
+    @Override
+    public JsonNode onJson(Exchange exchange, JsonNode response) {
+        if (exchange.route().route() == Route.RESPONSES_CREATE) {
+            identified(exchange, response.path("id").asString(null), true);
+            if (ResponseObjects.isTerminal(response)) {
+                settle(exchange, response);
+            }
+        } else if (ResponseObjects.isTerminal(response)) {
+            settleLater(exchange, response);
+        }
+        return response;
+    }
+
+    @Override
+    public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
+        if (data == null || exchange.route().route() != Route.RESPONSES_CREATE) {
+            return;
+        }
+        if ("response.created".equals(data.path("type").asString(null))) {
+            identified(exchange, data.path("response").path("id").asString(null), false);
+        }
+        JsonNode finished = ResponseObjects.terminalResponse(data);
+        if (finished != null) {
+            settle(exchange, finished);
+        }
+    }
+
+    @Override
+    public void onFinish(Exchange exchange, ErrorCode failure) {
+        TurnReservation reservation = exchange.takeTurnReservation();
+        if (reservation == null) {
+            return;
+        }
+        try {
+            if (!upstreamMayHaveRun(exchange, failure)) {
+                counters.add(reservationCounters(exchange, reservation), -reservation.reserved());
+            } else {
+                String chargeId = exchange.responseId() != null ? exchange.responseId() : "request:" + exchange.requestId();
+                Integer turns = reservation.background() && exchange.responseId() != null ? null : reservation.reserved();
+                store.record(charge(exchange, reservation, chargeId, turns));
+            }
+        } catch (RuntimeException e) {
+            log.warn("The turn reservation of request {} could not be closed; it stays charged: {}", exchange.requestId(), e.toString());
+        }
+    }
+
+    /** A new session takes the id of the response that started it. */
+    private static void identified(Exchange exchange, String responseId, boolean canAnswerHeader) {
+        TurnReservation reservation = exchange.turnReservation();
+        if (reservation != null && reservation.session() == null && responseId != null) {
+            exchange.sessionResolved(responseId);
+            if (canAnswerHeader) {
+                exchange.addResponseHeader(GatewayHeaders.SESSION, responseId);
+            }
+        }
+    }
+
+    /** Settles this request's reservation to the executed count; a background response is settled when fetched. */
+    private void settle(Exchange exchange, JsonNode response) {
+        TurnReservation reservation = exchange.takeTurnReservation();
+        if (reservation == null) {
+            return;
+        }
+        String responseId = response.path("id").asString(exchange.responseId());
+        int executed = ResponseObjects.codeCalls(response);
+        List<Counter> reserved = reservationCounters(exchange, reservation);
+        try {
+            counters.add(reserved, executed - reservation.reserved());
+            if (!store.record(charge(exchange, reservation, responseId, executed))) {
+                counters.add(reserved, -executed);
+                executed = 0;
+            }
+            exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING,
+                    Long.toString(Math.max(0, reservation.left() + reservation.reserved() - executed)));
+            meters.counter("gateway.turns.used", "team", exchange.principal().team()).increment(executed);
+        } catch (RuntimeException e) {
+            log.warn("The turns of response {} could not be settled; its reservation stays charged: {}", responseId, e.toString());
+        }
+    }
+
+    /** A background response fetched or cancelled once it finished: its pending charge is settled, once. */
+    private void settleLater(Exchange exchange, JsonNode response) {
+        String responseId = response.path("id").asString(null);
+        String user = exchange.principal().user();
+        try {
+            store.turnCharge(responseId, user).ifPresent(charge -> {
+                List<Counter> chargeCounters = counters(user, charge.session(), charge.day(),
+                        teams.of(exchange.principal().team()).limits());
+                if (charge.turns() == null) {
+                    int executed = ResponseObjects.codeCalls(response);
+                    counters.add(chargeCounters, executed - charge.reserved());
+                    if (store.settle(responseId, executed)) {
+                        meters.counter("gateway.turns.used", "team", charge.team()).increment(executed);
+                    } else {
+                        counters.add(chargeCounters, charge.reserved() - executed);
+                    }
+                }
+                exchange.addResponseHeader(GatewayHeaders.SESSION, charge.session());
+                exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(counters.remaining(chargeCounters)));
+            });
+        } catch (RuntimeException e) {
+            log.warn("The turns of background response {} could not be settled now; retrieving it again settles them: {}",
+                    responseId, e.toString());
+        }
+    }
+
+    /**
+     * The session of a new response: the client's {@code X-Gateway-Session}, else the session of the
+     * response it continues, else the container it names; {@code null} when it starts a new one.
+     */
+    private String session(Exchange exchange, ObjectNode request) {
+        if (exchange.session() != null) {
+            return exchange.session();
+        }
+        String previous = request.path("previous_response_id").asString(null);
+        if (previous != null) {
+            return store.sessionOf(previous, exchange.principal().user()).orElse(previous);
+        }
+        for (JsonNode tool : request.path("tools")) {
+            if ("code_interpreter".equals(tool.path("type").asString(null)) && tool.path("container").isString()) {
+                return tool.path("container").asString();
+            }
+        }
+        return null;
+    }
+
+    /** The counters a reservation took from; a session that did not exist yet had no counter. */
+    private List<Counter> reservationCounters(Exchange exchange, TurnReservation reservation) {
+        EffectivePolicy.Limits limits = teams.of(exchange.principal().team()).limits();
+        return counters(exchange.principal().user(), reservation.session(), reservation.day(), limits);
+    }
+
+    private List<Counter> counters(String user, String session, LocalDate day, EffectivePolicy.Limits limits) {
+        return budgets.turnCounters(user, session, day, limits);
+    }
+
+    private static BudgetStore.TurnCharge charge(Exchange exchange, TurnReservation reservation, String chargeId, Integer turns) {
+        String session = reservation.session() != null ? reservation.session() : chargeId;
+        return new BudgetStore.TurnCharge(chargeId, exchange.principal().user(), exchange.principal().team(), session,
+                reservation.day(), reservation.reserved(), turns);
+    }
+
+    /** Whether the upstream may have executed code: it answered with success, or it was sent and never answered. */
+    private static boolean upstreamMayHaveRun(Exchange exchange, ErrorCode failure) {
+        Integer status = exchange.upstreamStatus();
+        if (status != null) {
+            return status >= 200 && status < 300;
+        }
+        return failure == ErrorCode.UPSTREAM_TIMEOUT || failure == ErrorCode.UPSTREAM_ERROR;
+    }
+}

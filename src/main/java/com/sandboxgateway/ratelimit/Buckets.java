@@ -1,0 +1,90 @@
+package com.sandboxgateway.ratelimit;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.sandboxgateway.state.RedisState;
+
+import io.github.bucket4j.Bandwidth;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import io.github.bucket4j.distributed.proxy.ProxyManager;
+import io.github.bucket4j.local.LocalBucketBuilder;
+import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
+
+/** Where the token buckets live: in this JVM, or in Redis where every replica sees the same bucket. */
+sealed interface Buckets {
+
+    /** The bucket under a key, created with {@code configuration} if it does not exist yet. */
+    Bucket bucket(String key, BucketConfiguration configuration);
+
+    /** Forgets a bucket, so its next use starts full. */
+    void remove(String key);
+
+    /** Buckets of one JVM; keys are bounded by the configured users and teams. */
+    final class Local implements Buckets {
+
+        private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
+
+        @Override
+        public Bucket bucket(String key, BucketConfiguration configuration) {
+            return buckets.computeIfAbsent(key, k -> {
+                LocalBucketBuilder builder = Bucket.builder();
+                for (Bandwidth limit : configuration.getBandwidths()) {
+                    builder.addLimit(limit);
+                }
+                return builder.build();
+            });
+        }
+
+        @Override
+        public void remove(String key) {
+            buckets.remove(key);
+        }
+    }
+
+    /**
+     * Buckets in Redis through bucket4j's compare-and-swap proxy: every call is one bounded request,
+     * retried a bounded number of times when another replica changed the bucket in between. A bucket
+     * expires once it would be full again, so idle users cost Redis nothing.
+     */
+    final class Redis implements Buckets {
+
+        private final RedisState redis;
+        private final Duration timeout;
+        private final int maxRetries;
+        private volatile ProxyManager<String> proxies;
+
+        Redis(RedisState redis, Duration timeout, int maxRetries) {
+            this.redis = redis;
+            this.timeout = timeout;
+            this.maxRetries = maxRetries;
+        }
+
+        @Override
+        public Bucket bucket(String key, BucketConfiguration configuration) {
+            return proxies().builder().build(key, () -> configuration);
+        }
+
+        @Override
+        public void remove(String key) {
+            proxies().removeProxy(key);
+        }
+
+        private ProxyManager<String> proxies() {
+            RedisState.Connections connections = redis.connections();
+            ProxyManager<String> current = proxies;
+            if (current == null) {
+                current = Bucket4jLettuce.casBasedBuilder(connections.buckets())
+                        .requestTimeout(timeout)
+                        .maxRetries(maxRetries)
+                        .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofSeconds(10)))
+                        .build();
+                proxies = current;
+            }
+            return current;
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package com.sandboxgateway.ratelimit;
+
+import java.time.Duration;
+
+import com.sandboxgateway.policy.EffectivePolicy;
+import com.sandboxgateway.state.StateUnavailableException;
+
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.ConsumptionProbe;
+
+/**
+ * Token buckets per user and per team. A user's bucket holds {@code burst} tokens and refills at
+ * {@code requests-per-minute}; a team's holds and refills {@code team-requests-per-minute}. The limits
+ * are part of each bucket's key, so a changed policy starts fresh buckets instead of mixing old and new.
+ */
+public final class RateLimiter {
+
+    private static final Duration MINUTE = Duration.ofMinutes(1);
+
+    private final Buckets buckets;
+
+    RateLimiter(Buckets buckets) {
+        this.buckets = buckets;
+    }
+
+    /** The outcome of taking one request from a bucket. */
+    public record Take(Scope scope, boolean allowed, long limit, long remaining, Duration retryAfter, Duration reset) {
+    }
+
+    public enum Scope { USER, TEAM }
+
+    /**
+     * Takes one request from the user's bucket, then from the team's. A request the team's bucket
+     * refuses gives the user's token back, so a refusal never costs the user anything.
+     *
+     * @return the refusing bucket's outcome, or the user's when both allowed
+     * @throws StateUnavailableException when the buckets cannot be reached in time
+     */
+    Take take(String user, String team, EffectivePolicy.Limits limits) {
+        try {
+            return takeFromBoth(user, team, limits);
+        } catch (StateUnavailableException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new StateUnavailableException("the rate-limit buckets could not be updated", e);
+        }
+    }
+
+    private Take takeFromBoth(String user, String team, EffectivePolicy.Limits limits) {
+        Bucket userBucket = userBucket(user, limits);
+        Take byUser = take(Scope.USER, userBucket, limits.burst(), limits.requestsPerMinute());
+        if (!byUser.allowed()) {
+            return byUser;
+        }
+        Take byTeam = take(Scope.TEAM, teamBucket(team, limits), limits.teamRequestsPerMinute(), limits.teamRequestsPerMinute());
+        if (!byTeam.allowed()) {
+            userBucket.addTokens(1);
+            return byTeam;
+        }
+        return byUser;
+    }
+
+    /** What is left in a user's bucket, without taking anything. */
+    public long available(String user, EffectivePolicy.Limits limits) {
+        return userBucket(user, limits).getAvailableTokens();
+    }
+
+    /** Refills a user's bucket. */
+    public void reset(String user, EffectivePolicy.Limits limits) {
+        buckets.remove(userKey(user, limits));
+    }
+
+    private Bucket userBucket(String user, EffectivePolicy.Limits limits) {
+        return buckets.bucket(userKey(user, limits), configuration(limits.burst(), limits.requestsPerMinute()));
+    }
+
+    private Bucket teamBucket(String team, EffectivePolicy.Limits limits) {
+        int rate = limits.teamRequestsPerMinute();
+        return buckets.bucket("rl:t:" + team + ":" + rate, configuration(rate, rate));
+    }
+
+    private static String userKey(String user, EffectivePolicy.Limits limits) {
+        return "rl:u:" + user + ":" + limits.requestsPerMinute() + "/" + limits.burst();
+    }
+
+    private static BucketConfiguration configuration(int capacity, int perMinute) {
+        return BucketConfiguration.builder()
+                .addLimit(limit -> limit.capacity(capacity).refillGreedy(perMinute, MINUTE))
+                .build();
+    }
+
+    private static Take take(Scope scope, Bucket bucket, int capacity, int perMinute) {
+        ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
+        long missing = capacity - probe.getRemainingTokens();
+        Duration reset = Duration.ofNanos(MINUTE.toNanos() * missing / perMinute);
+        return new Take(scope, probe.isConsumed(), capacity, probe.getRemainingTokens(),
+                Duration.ofNanos(probe.getNanosToWaitForRefill()), reset);
+    }
+}

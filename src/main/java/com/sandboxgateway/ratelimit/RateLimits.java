@@ -1,0 +1,77 @@
+package com.sandboxgateway.ratelimit;
+
+import java.util.Locale;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayHeaders;
+import com.sandboxgateway.policy.Decision;
+import com.sandboxgateway.policy.EffectivePolicy;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.RequestStep;
+import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.state.StateProperties;
+import com.sandboxgateway.state.StateUnavailableException;
+
+/**
+ * The first step of every request: one token from the caller's bucket and one from the team's. The
+ * answer carries {@code RateLimit-Limit/Remaining/Reset} of the user's bucket; a refusal is
+ * {@code 429 rate_limit_exceeded} with {@code Retry-After} and the refusing bucket's figures.
+ */
+public final class RateLimits implements RequestStep {
+
+    private static final Logger log = LoggerFactory.getLogger(RateLimits.class);
+
+    private final RateLimiter limiter;
+    private final TeamPolicies teams;
+    private final StateProperties.OnFailure onFailure;
+    private final MeterRegistry meters;
+
+    public RateLimits(RateLimiter limiter, TeamPolicies teams, StateProperties.OnFailure onFailure,
+                      MeterRegistry meters) {
+        this.limiter = limiter;
+        this.teams = teams;
+        this.onFailure = onFailure;
+        this.meters = meters;
+    }
+
+    @Override
+    public Decision apply(Exchange exchange) {
+        String user = exchange.principal().user();
+        String team = exchange.principal().team();
+        EffectivePolicy.Limits limits = teams.of(team).limits();
+        RateLimiter.Take take;
+        try {
+            take = limiter.take(user, team, limits);
+        } catch (StateUnavailableException e) {
+            log.warn("Rate limits could not be checked ({}); the request is {}", e.getMessage(),
+                    onFailure == StateProperties.OnFailure.DENY ? "refused" : "served unmetered");
+            return onFailure == StateProperties.OnFailure.DENY ? Decision.reject(ErrorCode.STATE_UNAVAILABLE,
+                    "The gateway cannot check rate limits right now, so it refuses requests until it can. Retry shortly.")
+                    : Decision.PROCEED;
+        }
+        meters.counter("gateway.ratelimit.decisions", "scope", take.scope().name().toLowerCase(Locale.ROOT),
+                "outcome", take.allowed() ? "allowed" : "denied").increment();
+        exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_LIMIT, Long.toString(take.limit()));
+        exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_REMAINING, Long.toString(take.remaining()));
+        exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_RESET, Long.toString(ceilSeconds(take.reset().toNanos())));
+        if (take.allowed()) {
+            return Decision.PROCEED;
+        }
+        long retryAfter = Math.max(1, ceilSeconds(take.retryAfter().toNanos()));
+        exchange.addResponseHeader("Retry-After", Long.toString(retryAfter));
+        String whose = take.scope() == RateLimiter.Scope.USER
+                ? "your limit of " + limits.requestsPerMinute() + " requests per minute (bursts of " + limits.burst() + ")"
+                : "team " + team + "'s limit of " + limits.teamRequestsPerMinute() + " requests per minute";
+        return Decision.reject(ErrorCode.RATE_LIMIT_EXCEEDED,
+                "Rate limit exceeded: " + whose + ". Retry after " + retryAfter + " s.");
+    }
+
+    private static long ceilSeconds(long nanos) {
+        return (nanos + 999_999_999L) / 1_000_000_000L;
+    }
+}

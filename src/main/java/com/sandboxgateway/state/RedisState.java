@@ -1,0 +1,88 @@
+package com.sandboxgateway.state;
+
+import java.time.Duration;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
+
+/**
+ * The gateway's connections to Redis, opened on first use rather than at start-up, so a gateway started
+ * while Redis is down still starts, answers by {@link StateProperties.OnFailure}, and picks Redis up when
+ * it is back. Every command is bounded by the state timeout, and commands are refused at once while the
+ * connection is down instead of queueing, so no request thread waits on a dead Redis.
+ */
+public final class RedisState implements AutoCloseable {
+
+    /** Connection attempts after a failure are spaced by this much, so an outage costs one attempt per interval. */
+    private static final long RECONNECT_INTERVAL_NANOS = Duration.ofSeconds(1).toNanos();
+
+    private final RedisClient client;
+    private final ReentrantLock connecting = new ReentrantLock();
+    private volatile Connections connections;
+    private volatile long nextAttemptNanos;
+
+    /** The two connections: text for counters and scripts, binary values for bucket4j's bucket state. */
+    public record Connections(StatefulRedisConnection<String, String> text,
+                              StatefulRedisConnection<String, byte[]> buckets) {
+    }
+
+    public RedisState(RedisURI uri, Duration timeout) {
+        uri.setTimeout(timeout);
+        this.client = RedisClient.create(uri);
+        client.setOptions(ClientOptions.builder()
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(timeout))
+                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+                .build());
+    }
+
+    /** The open connections, connecting first if needed; throws when Redis cannot be reached now. */
+    public Connections connections() {
+        Connections current = connections;
+        if (current != null) {
+            return current;
+        }
+        if (System.nanoTime() < nextAttemptNanos || !connecting.tryLock()) {
+            throw new StateUnavailableException("Redis is not connected", null);
+        }
+        try {
+            if (connections == null) {
+                connections = new Connections(client.connect(StringCodec.UTF8),
+                        client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE)));
+            }
+            return connections;
+        } catch (RuntimeException e) {
+            nextAttemptNanos = System.nanoTime() + RECONNECT_INTERVAL_NANOS;
+            throw new StateUnavailableException("Redis is unreachable", e);
+        } finally {
+            connecting.unlock();
+        }
+    }
+
+    /** Whether Redis answers a PING within the timeout. */
+    public boolean reachable() {
+        try {
+            return "PONG".equals(connections().text().sync().ping());
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        Connections current = connections;
+        if (current != null) {
+            current.text().close();
+            current.buckets().close();
+        }
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+}
