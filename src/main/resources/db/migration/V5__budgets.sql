@@ -9,14 +9,14 @@ CREATE TABLE turn_charge (
     user_name   VARCHAR(255) NOT NULL,
     team        VARCHAR(255) NOT NULL,
     session_id  VARCHAR(255) NOT NULL,
-    day         DATE NOT NULL,
+    charge_day  DATE NOT NULL,
     reserved    INTEGER NOT NULL,
     turns       INTEGER,
     created_at  TIMESTAMP WITH TIME ZONE NOT NULL,
     settled_at  TIMESTAMP WITH TIME ZONE
 );
 CREATE INDEX turn_charge_session ON turn_charge (user_name, session_id);
-CREATE INDEX turn_charge_user_day ON turn_charge (user_name, day);
+CREATE INDEX turn_charge_user_day ON turn_charge (user_name, charge_day);
 
 -- Estimated spend in millionths of a dollar: 'response:<id>' for tokens, 'container:<id>' for a
 -- container session, 'reset:<uuid>' (negative) for an admin reset.
@@ -24,8 +24,8 @@ CREATE TABLE spend_charge (
     charge_id   VARCHAR(255) PRIMARY KEY,
     team        VARCHAR(255) NOT NULL,
     user_name   VARCHAR(255) NOT NULL,
-    day         DATE NOT NULL,
+    charge_day  DATE NOT NULL,
     usd_micros  BIGINT NOT NULL,
     created_at  TIMESTAMP WITH TIME ZONE NOT NULL
 );
-CREATE INDEX spend_charge_team_day ON spend_charge (team, day);
+CREATE INDEX spend_charge_team_day ON spend_charge (team, charge_day);

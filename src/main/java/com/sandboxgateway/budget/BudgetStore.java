@@ -41,11 +41,11 @@ final class BudgetStore {
 
     Optional<TurnCharge> turnCharge(String chargeId, String user) {
         return jdbc.sql("""
-                        SELECT charge_id, user_name, team, session_id, day, reserved, turns FROM turn_charge
+                        SELECT charge_id, user_name, team, session_id, charge_day, reserved, turns FROM turn_charge
                         WHERE charge_id = :id AND user_name = :user""")
                 .param("id", chargeId).param("user", user)
                 .query((row, n) -> new TurnCharge(row.getString("charge_id"), row.getString("user_name"),
-                        row.getString("team"), row.getString("session_id"), row.getObject("day", LocalDate.class),
+                        row.getString("team"), row.getString("session_id"), row.getObject("charge_day", LocalDate.class),
                         row.getInt("reserved"), (Integer) row.getObject("turns", Integer.class)))
                 .optional();
     }
@@ -58,12 +58,12 @@ final class BudgetStore {
     long dayTurns(String user, LocalDate day) {
         return jdbc.sql("""
                         SELECT COALESCE(SUM(COALESCE(turns, reserved)), 0) FROM turn_charge
-                        WHERE user_name = :user AND day = :day AND charge_id NOT LIKE 'reset:%'""")
+                        WHERE user_name = :user AND charge_day = :day AND charge_id NOT LIKE 'reset:%'""")
                 .param("user", user).param("day", day).query(Long.class).single();
     }
 
     long daySpendMicros(String team, LocalDate day) {
-        return jdbc.sql("SELECT COALESCE(SUM(usd_micros), 0) FROM spend_charge WHERE team = :team AND day = :day")
+        return jdbc.sql("SELECT COALESCE(SUM(usd_micros), 0) FROM spend_charge WHERE team = :team AND charge_day = :day")
                 .param("team", team).param("day", day).query(Long.class).single();
     }
 
@@ -71,7 +71,7 @@ final class BudgetStore {
     boolean record(TurnCharge charge) {
         try {
             return jdbc.sql("""
-                            INSERT INTO turn_charge (charge_id, user_name, team, session_id, day, reserved, turns, created_at, settled_at)
+                            INSERT INTO turn_charge (charge_id, user_name, team, session_id, charge_day, reserved, turns, created_at, settled_at)
                             SELECT :id, :user, :team, :session, :day, :reserved, :turns, :now, :settled
                             WHERE NOT EXISTS (SELECT 1 FROM turn_charge WHERE charge_id = :id)""")
                     .param("id", charge.chargeId()).param("user", charge.user()).param("team", charge.team())
@@ -120,7 +120,7 @@ final class BudgetStore {
     boolean recordSpend(String chargeId, String team, String user, LocalDate day, long usdMicros) {
         try {
             return jdbc.sql("""
-                            INSERT INTO spend_charge (charge_id, team, user_name, day, usd_micros, created_at)
+                            INSERT INTO spend_charge (charge_id, team, user_name, charge_day, usd_micros, created_at)
                             SELECT :id, :team, :user, :day, :micros, :now
                             WHERE NOT EXISTS (SELECT 1 FROM spend_charge WHERE charge_id = :id)""")
                     .param("id", chargeId).param("team", team).param("user", user).param("day", day)

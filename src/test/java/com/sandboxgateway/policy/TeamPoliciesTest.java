@@ -37,7 +37,7 @@ class TeamPoliciesTest {
         EffectivePolicy policy = new TeamPolicies(new PolicyProperties(ORG, Map.of("analytics", new PolicyProperties.Team(
                 new PolicyProperties.TeamNetwork(List.of("api.example.com")), new PolicyProperties.TeamContainers(List.of("1g"), 5),
                 new PolicyProperties.Tools(List.of("code_interpreter")), new PolicyProperties.TeamRateLimit(30, null, null),
-                new PolicyProperties.TeamTurns(5, null), new PolicyProperties.TeamSpend(new BigDecimal("12.50"))))).of("analytics");
+                new PolicyProperties.TeamTurns(5, null), new PolicyProperties.TeamSpend(new BigDecimal("12.50")))))).of("analytics");
 
         assertThat(policy.allowedDomains()).extracting(DomainName::ascii).containsExactly("api.example.com");
         assertThat(policy.allowedMemoryLimits()).containsExactly("1g");
