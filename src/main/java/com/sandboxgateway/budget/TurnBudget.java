@@ -113,6 +113,8 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             identified(exchange, response.path("id").asString(null), true);
             if (ResponseObjects.isTerminal(response)) {
                 settle(exchange, response);
+            } else {
+                runsInBackground(exchange, response.path("id").asString(null));
             }
         } else if (ResponseObjects.isTerminal(response)) {
             settleLater(exchange, response);
@@ -144,9 +146,13 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             if (!upstreamMayHaveRun(exchange, failure)) {
                 counters.add(reservationCounters(exchange, reservation), -reservation.reserved());
             } else {
-                String chargeId = exchange.responseId() != null ? exchange.responseId() : "request:" + exchange.requestId();
-                Integer turns = reservation.background() && exchange.responseId() != null ? null : reservation.reserved();
-                store.record(charge(exchange, reservation, chargeId, turns));
+                String responseId = exchange.responseId();
+                if (reservation.background() && responseId != null) {
+                    store.record(charge(exchange, reservation, responseId, null));
+                } else {
+                    store.record(charge(exchange, reservation, responseId != null ? responseId : "request:" + exchange.requestId(),
+                            reservation.reserved()));
+                }
             }
         } catch (RuntimeException e) {
             log.warn("The turn reservation of request {} could not be closed; it stays charged: {}", exchange.requestId(), e.toString());
@@ -184,6 +190,19 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             meters.counter("gateway.turns.used", "team", exchange.principal().team()).increment(executed);
         } catch (RuntimeException e) {
             log.warn("The turns of response {} could not be settled; its reservation stays charged: {}", responseId, e.toString());
+        }
+    }
+
+    /** A response still running after its answer: its reservation counts until it is fetched finished. */
+    private void runsInBackground(Exchange exchange, String responseId) {
+        TurnReservation reservation = exchange.takeTurnReservation();
+        if (reservation == null || responseId == null) {
+            return;
+        }
+        try {
+            store.record(charge(exchange, reservation, responseId, null));
+        } catch (RuntimeException e) {
+            log.warn("The turns of background response {} could not be recorded; they stay reserved: {}", responseId, e.toString());
         }
     }
 
