@@ -1,6 +1,7 @@
 package com.sandboxgateway.state;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.lettuce.core.ClientOptions;
@@ -25,6 +26,7 @@ public final class RedisState implements AutoCloseable {
     private static final long RECONNECT_INTERVAL_NANOS = Duration.ofSeconds(1).toNanos();
 
     private final RedisClient client;
+    private final Duration timeout;
     private final ReentrantLock connecting = new ReentrantLock();
     private volatile Connections connections;
     private volatile long nextAttemptNanos;
@@ -35,6 +37,7 @@ public final class RedisState implements AutoCloseable {
     }
 
     public RedisState(RedisURI uri, Duration timeout) {
+        this.timeout = timeout;
         uri.setTimeout(timeout);
         this.client = RedisClient.create(uri);
         client.setOptions(ClientOptions.builder()
@@ -44,19 +47,29 @@ public final class RedisState implements AutoCloseable {
                 .build());
     }
 
-    /** The open connections, connecting first if needed; throws when Redis cannot be reached now. */
+    /**
+     * The open connections, connecting first if needed (callers arriving meanwhile wait for that attempt,
+     * at most the timeout); throws when Redis cannot be reached now.
+     */
     public Connections connections() {
         Connections current = connections;
         if (current != null) {
             return current;
         }
-        if (System.nanoTime() < nextAttemptNanos || !connecting.tryLock()) {
-            throw new StateUnavailableException("Redis is not connected", null);
+        if (System.nanoTime() < nextAttemptNanos) {
+            throw new StateUnavailableException("Redis is unreachable", null);
+        }
+        try {
+            if (!connecting.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                throw new StateUnavailableException("Redis is still being connected", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StateUnavailableException("interrupted while connecting to Redis", e);
         }
         try {
             if (connections == null) {
-                connections = new Connections(client.connect(StringCodec.UTF8),
-                        client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE)));
+                connections = connect();
             }
             return connections;
         } catch (RuntimeException e) {
@@ -64,6 +77,16 @@ public final class RedisState implements AutoCloseable {
             throw new StateUnavailableException("Redis is unreachable", e);
         } finally {
             connecting.unlock();
+        }
+    }
+
+    private Connections connect() {
+        StatefulRedisConnection<String, String> text = client.connect(StringCodec.UTF8);
+        try {
+            return new Connections(text, client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE)));
+        } catch (RuntimeException e) {
+            text.close();
+            throw e;
         }
     }
 
