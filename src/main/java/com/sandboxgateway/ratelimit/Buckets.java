@@ -3,6 +3,7 @@ package com.sandboxgateway.ratelimit;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 import com.sandboxgateway.state.RedisState;
 
@@ -11,6 +12,8 @@ import io.github.bucket4j.Bucket;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
+import io.github.bucket4j.distributed.proxy.RetryDecision;
+import io.github.bucket4j.distributed.proxy.RetryStrategy;
 import io.github.bucket4j.local.LocalBucketBuilder;
 import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
 
@@ -46,9 +49,11 @@ sealed interface Buckets {
     }
 
     /**
-     * Buckets in Redis through bucket4j's compare-and-swap proxy: every call is one bounded request,
-     * retried a bounded number of times when another replica changed the bucket in between. A bucket
-     * expires once it would be full again, so idle users cost Redis nothing.
+     * Buckets in Redis through bucket4j's compare-and-swap proxy. Every Redis request is bounded by the
+     * timeout; an update that lost a race (another request or replica changed the bucket in between) is
+     * retried after a short random pause, so racers spread out instead of colliding again, until
+     * {@code maxRetries} attempts or the timeout have passed. A bucket expires once it would be full
+     * again, so idle users cost Redis nothing.
      */
     final class Redis implements Buckets {
 
@@ -79,12 +84,20 @@ sealed interface Buckets {
             if (current == null) {
                 current = Bucket4jLettuce.casBasedBuilder(connections.buckets())
                         .requestTimeout(timeout)
-                        .maxRetries(maxRetries)
+                        .retryStrategy(this::retry)
                         .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofSeconds(10)))
                         .build();
                 proxies = current;
             }
             return current;
+        }
+
+        private RetryDecision retry(RetryStrategy.RetryMetadata attempt) {
+            if (attempt.getAttemptNumber() >= maxRetries || attempt.getElapsedTimeNanos() >= timeout.toNanos()) {
+                return RetryDecision.stop();
+            }
+            long maxPauseMicros = 200L * Math.min(attempt.getAttemptNumber() + 1, 10);
+            return RetryDecision.retryAfter(Duration.ofNanos(1000 * ThreadLocalRandom.current().nextLong(50, maxPauseMicros)));
         }
     }
 }

@@ -16,9 +16,9 @@ class RateLimitConfiguration {
 
     @Bean
     RateLimiter rateLimiter(StateProperties state, ObjectProvider<RedisState> redis) {
-        return new RateLimiter(state.backend() == StateProperties.Backend.REDIS
-                ? new Buckets.Redis(redis.getObject(), state.timeout(), state.maxRetries())
-                : new Buckets.Local());
+        return state.backend() == StateProperties.Backend.REDIS
+                ? RateLimiter.redis(redis.getObject(), state.timeout(), state.maxRetries())
+                : RateLimiter.local();
     }
 
     @Bean

@@ -3,6 +3,7 @@ package com.sandboxgateway.ratelimit;
 import java.time.Duration;
 
 import com.sandboxgateway.policy.EffectivePolicy;
+import com.sandboxgateway.state.RedisState;
 import com.sandboxgateway.state.StateUnavailableException;
 
 import io.github.bucket4j.Bucket;
@@ -20,8 +21,18 @@ public final class RateLimiter {
 
     private final Buckets buckets;
 
-    RateLimiter(Buckets buckets) {
+    private RateLimiter(Buckets buckets) {
         this.buckets = buckets;
+    }
+
+    /** Buckets in this JVM. */
+    public static RateLimiter local() {
+        return new RateLimiter(new Buckets.Local());
+    }
+
+    /** Buckets in Redis, each call bounded by {@code timeout} and retried at most {@code maxRetries} times on contention. */
+    public static RateLimiter redis(RedisState redis, Duration timeout, int maxRetries) {
+        return new RateLimiter(new Buckets.Redis(redis, timeout, maxRetries));
     }
 
     /** The outcome of taking one request from a bucket. */
@@ -37,7 +48,7 @@ public final class RateLimiter {
      * @return the refusing bucket's outcome, or the user's when both allowed
      * @throws StateUnavailableException when the buckets cannot be reached in time
      */
-    Take take(String user, String team, EffectivePolicy.Limits limits) {
+    public Take take(String user, String team, EffectivePolicy.Limits limits) {
         try {
             return takeFromBoth(user, team, limits);
         } catch (StateUnavailableException e) {

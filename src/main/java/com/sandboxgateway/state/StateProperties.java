@@ -17,7 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("gateway.state")
 public record StateProperties(@DefaultValue("memory") Backend backend, @DefaultValue("deny") OnFailure onFailure,
-                              @DefaultValue("250ms") Duration timeout, @DefaultValue("3") int maxRetries) {
+                              @DefaultValue("250ms") Duration timeout, @DefaultValue("25") int maxRetries) {
 
     public enum Backend { MEMORY, REDIS }
 
