@@ -14,6 +14,7 @@ import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.github.bucket4j.distributed.proxy.RetryDecision;
 import io.github.bucket4j.distributed.proxy.RetryStrategy;
+import io.github.bucket4j.distributed.proxy.optimization.Optimizations;
 import io.github.bucket4j.local.LocalBucketBuilder;
 import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
 
@@ -52,11 +53,17 @@ sealed interface Buckets {
      * Buckets in Redis through bucket4j's compare-and-swap proxy. Every Redis request is bounded by the
      * timeout; an update that lost a race (another request or replica changed the bucket in between) is
      * retried after a short random pause, so racers spread out instead of colliding again, until
-     * {@code maxRetries} attempts or the timeout have passed. A bucket expires once it would be full
-     * again, so idle users cost Redis nothing.
+     * {@code maxRetries} attempts or ten timeouts have passed (a dead Redis fails the first request at
+     * the timeout; a busy bucket is not a dead Redis). Concurrent requests of this JVM for one bucket
+     * are batched into one update, so racers are mostly other replicas. A bucket expires once it would
+     * be full again, so idle users cost Redis nothing.
      */
     final class Redis implements Buckets {
 
+        private static final int CONTENTION_TIMEOUTS = 10;
+
+        /** One proxy per key, so concurrent requests of this JVM for one bucket are batched into one update. */
+        private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
         private final RedisState redis;
         private final Duration timeout;
         private final int maxRetries;
@@ -70,12 +77,15 @@ sealed interface Buckets {
 
         @Override
         public Bucket bucket(String key, BucketConfiguration configuration) {
-            return proxies().builder().build(key, () -> configuration);
+            ProxyManager<String> manager = proxies();
+            return buckets.computeIfAbsent(key, k -> manager.builder().withOptimization(Optimizations.batching())
+                    .build(k, () -> configuration));
         }
 
         @Override
         public void remove(String key) {
             proxies().removeProxy(key);
+            buckets.remove(key);
         }
 
         private ProxyManager<String> proxies() {
@@ -93,7 +103,7 @@ sealed interface Buckets {
         }
 
         private RetryDecision retry(RetryStrategy.RetryMetadata attempt) {
-            if (attempt.getAttemptNumber() >= maxRetries || attempt.getElapsedTimeNanos() >= timeout.toNanos()) {
+            if (attempt.getAttemptNumber() >= maxRetries || attempt.getElapsedTimeNanos() >= CONTENTION_TIMEOUTS * timeout.toNanos()) {
                 return RetryDecision.stop();
             }
             long maxPauseMicros = 200L * Math.min(attempt.getAttemptNumber() + 1, 10);
