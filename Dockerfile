@@ -2,9 +2,7 @@
 # Sandbox Gateway image: build with the Maven wrapper, run the layered Spring Boot jar on a JRE as a
 # non-root user. Build: `docker build -t sandbox-gateway .`  Run: see docker-compose.yml or the Helm chart.
 
-ARG JAVA_VERSION=21
-
-FROM eclipse-temurin:${JAVA_VERSION}-jdk-noble AS build
+FROM eclipse-temurin:21-jdk-noble AS build
 WORKDIR /build
 COPY mvnw pom.xml ./
 COPY .mvn/ .mvn/
@@ -15,7 +13,7 @@ RUN --mount=type=cache,target=/root/.m2 \
  && cp target/sandbox-gateway-*.jar application.jar \
  && java -Djarmode=tools -jar application.jar extract --layers --launcher --destination extracted
 
-FROM eclipse-temurin:${JAVA_VERSION}-jre-noble
+FROM eclipse-temurin:21-jre-noble
 RUN groupadd --system --gid 10001 gateway \
  && useradd --system --uid 10001 --gid gateway --home-dir /app --shell /usr/sbin/nologin gateway
 WORKDIR /app
