@@ -1,0 +1,177 @@
+package com.sandboxgateway.deploy;
+
+import static com.sandboxgateway.deploy.DeployFiles.at;
+import static com.sandboxgateway.deploy.DeployFiles.map;
+import static com.sandboxgateway.deploy.DeployFiles.maps;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chart's wiring. The first tests read values.yaml and the templates as text, so they run
+ * everywhere; the others render the chart and run only where helm is installed.
+ */
+class HelmChartTest {
+
+    private static final String CHART = "helm/sandbox-gateway";
+    private static final Pattern ENV_NAME = Pattern.compile("- name: ([A-Z][A-Z0-9_]*)");
+    private static final Pattern CONTAINER_PORT = Pattern.compile("containerPort: (\\d+)");
+
+    private final String workload = DeployFiles.text(CHART + "/templates/workload.yaml");
+    private final Map<String, Object> values = DeployFiles.yaml(CHART + "/values.yaml");
+
+    @Test
+    void shouldSetOnlyVariablesTheGatewayBinds() {
+        assertThat(ENV_NAME.matcher(workload).results().map(r -> r.group(1))).isSubsetOf(GatewayEnvironment.BOUND);
+    }
+
+    @Test
+    void shouldBindEveryGatewayVariableToTheGatewaysConfiguration() {
+        Set<String> gatewayNames = GatewayEnvironment.BOUND.stream().filter(name -> name.startsWith("GATEWAY_") || name.equals("OPENAI_API_KEY"))
+                .collect(Collectors.toSet());
+        assertThat(GatewayEnvironment.gatewayVariables()).containsAll(gatewayNames);
+    }
+
+    @Test
+    void shouldListenOnTheGatewaysPorts() {
+        assertThat(CONTAINER_PORT.matcher(workload).results().map(r -> Integer.valueOf(r.group(1))))
+                .containsExactly(DeployFiles.apiPort(), DeployFiles.managementPort());
+    }
+
+    @Test
+    void shouldProbeTheHealthGroupsOnTheManagementPort() {
+        assertThat(workload).contains("""
+                  livenessProbe:
+                    httpGet:
+                      path: /actuator/health/liveness
+                      port: management""".indent(10).stripTrailing())
+                .contains("""
+                  readinessProbe:
+                    httpGet:
+                      path: /actuator/health/readiness
+                      port: management""".indent(10).stripTrailing());
+        assertThat(DeployFiles.text(CHART + "/templates/servicemonitor.yaml")).contains("port: management", "path: /actuator/prometheus");
+    }
+
+    @Test
+    void shouldDefaultToTheOrgPolicyOfTheImage() {
+        Map<String, Object> imagePolicy = copy(map(at(DeployFiles.applicationYml(), "gateway.policy.org")));
+        // The key comes from a Secret (GATEWAY_PSEUDONYM_KEY), never from values.
+        map(imagePolicy.get("sanitization")).remove("pseudonymization-key");
+        assertThat(at(values, "config.gateway.policy.org"))
+                .as("config.gateway.policy.org of %s/values.yaml must show the defaults of application.yml", CHART)
+                .isEqualTo(imagePolicy);
+    }
+
+    @Test
+    void shouldTurnOnSharedStateStructuredLogsAndAReadOnlyRoot() {
+        assertThat(at(values, "postgresql.enabled")).isEqualTo(true);
+        assertThat(at(values, "redis.enabled")).isEqualTo(true);
+        assertThat(at(values, "logging.structuredFormat")).isEqualTo("ecs");
+        assertThat(at(values, "securityContext.readOnlyRootFilesystem")).isEqualTo(true);
+        assertThat(at(values, "metrics.serviceMonitor.enabled")).isEqualTo(false);
+        assertThat(at(values, "metrics.prometheusRule.enabled")).isEqualTo(false);
+    }
+
+    @Test
+    void shouldRenderAWritableSpoolBesideAReadOnlyRoot() {
+        Map<String, Object> container = container(render("gw"), "Deployment");
+        Map<String, String> environment = environment(container);
+        assertThat(environment.keySet()).isSubsetOf(GatewayEnvironment.BOUND);
+        Map<String, Object> mounts = maps(container.get("volumeMounts")).stream()
+                .collect(Collectors.toMap(mount -> (String) mount.get("mountPath"), mount -> mount.getOrDefault("readOnly", false)));
+        assertThat(environment.get("GATEWAY_AUDIT_SPOOL_DIR")).startsWith("/app/data/");
+        assertThat(mounts).containsEntry("/app/data", false).containsEntry("/tmp", false);
+        for (String location : environment.get("SPRING_CONFIG_ADDITIONAL_LOCATION").split(",")) {
+            String directory = location.substring("file:".length(), location.lastIndexOf('/'));
+            assertThat(mounts).as(location).containsEntry(directory, true);
+        }
+        assertThat(at(container, "securityContext.readOnlyRootFilesystem")).isEqualTo(true);
+    }
+
+    @Test
+    void shouldProbeTheManagementPortOfTheRenderedPod() {
+        Map<String, Object> container = container(render("gw"), "Deployment");
+        Map<String, Object> ports = maps(container.get("ports")).stream()
+                .collect(Collectors.toMap(port -> (String) port.get("name"), port -> port.get("containerPort")));
+        assertThat(ports).containsEntry("http", DeployFiles.apiPort()).containsEntry("management", DeployFiles.managementPort());
+        assertThat(at(container, "livenessProbe.httpGet.port")).isEqualTo("management");
+        assertThat(at(container, "readinessProbe.httpGet.port")).isEqualTo("management");
+    }
+
+    @Test
+    void shouldKeepTheSpoolOfEachReplicaOnItsOwnVolumeWhenPersistent() {
+        List<Map<String, Object>> objects = render("gw", "-f", CHART + "/ci/persistent-values.yaml");
+        Map<String, Object> statefulSet = object(objects, "StatefulSet");
+        assertThat(maps(at(statefulSet, "spec.volumeClaimTemplates"))).extracting(claim -> at(claim, "metadata.name")).containsExactly("data");
+        assertThat(kinds(objects)).doesNotContain("Deployment", "HorizontalPodAutoscaler");
+        assertThat(maps(at(object(objects, "ServiceMonitor"), "spec.endpoints")).getFirst())
+                .containsEntry("port", "management").containsEntry("path", "/actuator/prometheus");
+        assertThat(at(object(objects, "PrometheusRule"), "spec.groups"))
+                .isEqualTo(DeployFiles.yaml("deploy/prometheus/alerts.yml").get("groups"));
+    }
+
+    @Test
+    void shouldRenderASingleReplicaWithoutSharedState() {
+        Map<String, String> environment = environment(container(render("gw", "-f", CHART + "/ci/single-replica-values.yaml"), "Deployment"));
+        assertThat(environment).containsEntry("GATEWAY_STATE_BACKEND", "memory")
+                .doesNotContainKeys("SPRING_DATASOURCE_URL", "SPRING_DATA_REDIS_HOST", "GATEWAY_PSEUDONYM_KEY");
+    }
+
+    @Test
+    void shouldRefuseSeveralReplicasWithoutSharedState() {
+        ExternalTool.Result result = ExternalTool.require("helm").run("template", "gw", CHART, "--set", "redis.enabled=false");
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.errors()).contains("redis.enabled=false keeps rate limits in each pod's memory");
+    }
+
+    @Test
+    void shouldPassHelmLintWithEveryValuesFile() {
+        ExternalTool helm = ExternalTool.require("helm");
+        helm.run("lint", "--strict", CHART).assertSucceeded();
+        helm.run("lint", "--strict", CHART, "-f", CHART + "/ci/persistent-values.yaml").assertSucceeded();
+        helm.run("lint", "--strict", CHART, "-f", CHART + "/ci/single-replica-values.yaml").assertSucceeded();
+    }
+
+    private static List<Map<String, Object>> render(String release, String... options) {
+        List<String> arguments = new ArrayList<>(List.of("template", release, CHART));
+        arguments.addAll(List.of(options));
+        String manifests = ExternalTool.require("helm").run(arguments.toArray(String[]::new)).assertSucceeded().output();
+        return DeployFiles.yamlDocuments(manifests);
+    }
+
+    private static Map<String, Object> object(List<Map<String, Object>> objects, String kind) {
+        return objects.stream().filter(o -> kind.equals(o.get("kind"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + kind + " among " + kinds(objects)));
+    }
+
+    private static List<Object> kinds(List<Map<String, Object>> objects) {
+        return objects.stream().map(o -> o.get("kind")).toList();
+    }
+
+    private static Map<String, Object> container(List<Map<String, Object>> objects, String kind) {
+        return maps(at(object(objects, kind), "spec.template.spec.containers")).getFirst();
+    }
+
+    private static Map<String, String> environment(Map<String, Object> container) {
+        Map<String, String> environment = new HashMap<>();
+        for (Map<String, Object> variable : maps(container.get("env"))) {
+            environment.put((String) variable.get("name"), String.valueOf(variable.get("value")));
+        }
+        return environment;
+    }
+
+    private static Map<String, Object> copy(Map<String, Object> tree) {
+        Map<String, Object> copy = new HashMap<>();
+        tree.forEach((key, value) -> copy.put(key, value instanceof Map<?, ?> ? copy(map(value)) : value));
+        return copy;
+    }
+}
