@@ -45,9 +45,11 @@ final class BlockReview {
         }
         paths.addAll(source.magicPaths());
         for (String command : shell) {
-            for (String word : SHELL_WORD_SEPARATORS.split(command)) {
-                if (word.startsWith("/") || word.startsWith("~")) {
-                    paths.add(word);
+            String[] words = SHELL_WORD_SEPARATORS.split(command.strip());
+            // The first word is the program run (/bin/sh), which is the subprocess flag's business, not a file accessed.
+            for (int i = 1; i < words.length; i++) {
+                if (words[i].startsWith("/") || words[i].startsWith("~")) {
+                    paths.add(words[i]);
                 }
             }
         }

@@ -13,7 +13,8 @@ import java.util.Optional;
  * shortest keyword returns at once, and any other text is read once through a keyword automaton that
  * folds case, accents, full-width letters, look-alike letters and zero-width characters as it goes and
  * allocates nothing unless a keyword occurs. Only then is the text normalized and the regular
- * expressions of the rules whose keywords occurred are run.
+ * expressions of the rules whose keywords occurred are run: on the text with its line breaks, for rules
+ * anchored at line starts, and with line breaks as spaces, for phrases broken over lines.
  */
 public final class InjectionDetector {
 
@@ -43,12 +44,18 @@ public final class InjectionDetector {
         if (candidates == null) {
             return Optional.empty();
         }
-        String normalized = FoldedText.normalize(text);
+        String lines = FoldedText.normalize(text);
+        // A phrase may be broken over lines; rules with line anchors need the breaks, the others must not see them.
+        String flat = lines.indexOf('\n') < 0 ? null : lines.replace('\n', ' ');
         for (int i = 0; i < rules.length; i++) {
-            if ((candidates[i >>> 6] & 1L << i) != 0 && rules[i].pattern().matcher(normalized).find()) {
+            if ((candidates[i >>> 6] & 1L << i) != 0 && matches(rules[i], lines, flat)) {
                 return Optional.of(rules[i].match());
             }
         }
         return Optional.empty();
+    }
+
+    private static boolean matches(InjectionRule rule, String lines, String flat) {
+        return rule.pattern().matcher(lines).find() || flat != null && rule.pattern().matcher(flat).find();
     }
 }
