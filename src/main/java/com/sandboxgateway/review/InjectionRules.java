@@ -22,8 +22,8 @@ public final class InjectionRules {
     private static final Set<String> FILE_KEYS = Set.of("rules", "disabled");
     private static final Set<String> RULE_KEYS = Set.of("id", "category", "keywords", "pattern", "description");
     private static final Pattern CATEGORY = Pattern.compile("[a-z][a-z0-9_]{0,31}");
-    /** Patterns see folded text: lower case is implied, {@code ^} and {@code $} are line anchors. */
-    private static final int PATTERN_FLAGS = Pattern.CASE_INSENSITIVE | Pattern.MULTILINE;
+    /** {@code ^} and {@code $} are line anchors. */
+    private static final int PATTERN_FLAGS = Pattern.MULTILINE;
 
     private static final class Standard {
         static final InjectionRules RULES = from(RuleFile.classpath(STANDARD_RESOURCE));
@@ -134,6 +134,24 @@ public final class InjectionRules {
                         + " full-width as ASCII): write '" + (folded == FoldedText.SKIP ? "" : String.valueOf(folded)) + "' instead");
             }
         }
-        return new InjectionRule(id, category, keywords, rule.pattern("pattern'", pattern, PATTERN_FLAGS), rule.source());
+        // Texts are folded to lower case, so a lower-case pattern needs no case-insensitive matching, which is slower.
+        int flags = hasUpperCaseLiteral(pattern) ? PATTERN_FLAGS | Pattern.CASE_INSENSITIVE : PATTERN_FLAGS;
+        return new InjectionRule(id, category, keywords, rule.pattern("pattern'", pattern, flags), rule.source());
+    }
+
+    /** Whether an upper-case letter occurs outside escapes such as {@code \S}, {@code \W} or {@code \p{Lu}}. */
+    private static boolean hasUpperCaseLiteral(String pattern) {
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '\\' && i + 1 < pattern.length()) {
+                char escaped = pattern.charAt(++i);
+                if ((escaped == 'p' || escaped == 'P') && i + 1 < pattern.length() && pattern.charAt(i + 1) == '{') {
+                    i = Math.max(i, pattern.indexOf('}', i));
+                }
+            } else if (Character.isUpperCase(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 }
