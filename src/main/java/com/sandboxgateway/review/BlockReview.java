@@ -1,0 +1,310 @@
+package com.sandboxgateway.review;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.sandboxgateway.review.CodeModel.Reference;
+import com.sandboxgateway.review.FlagRule.Detail;
+import com.sandboxgateway.review.PythonToken.Kind;
+
+/**
+ * The evidence one code block offers, gathered once (references, shell commands, magics, string
+ * literals, path arguments) and then checked against each flag rule in turn.
+ */
+final class BlockReview {
+
+    private static final Pattern URL = Pattern.compile("(?i)\\b(?:https?|ftps?)://[^\\s'\"<>|;)`]+");
+    private static final Pattern SHELL_WORD_SEPARATORS = Pattern.compile("[\\s=;|&<>'\"()`]+");
+    private static final Set<String> HOST_KEYWORDS = Set.of("url", "host", "address", "hostname");
+
+    private final CodeModel model;
+    private final List<PythonToken> tokens;
+    private final List<String> shell = new ArrayList<>();
+    private final List<String> magics;
+    private final List<String> literals = new ArrayList<>();
+    private final List<String> paths = new ArrayList<>();
+    /** Sink calls already reported under an earlier flag, by the index of their first token. */
+    private final Set<Integer> claimedSinks = new HashSet<>();
+
+    BlockReview(PythonSource source, CodeRules rules) {
+        this.model = CodeModel.of(source.tokens(), rules.aliases());
+        this.tokens = model.tokens();
+        this.magics = source.magics();
+        shell.addAll(source.shellCommands());
+        for (Reference reference : model.references()) {
+            if (reference.hasArguments() && matches(reference, rules.shellCalls())) {
+                shell.add(shellCommand(reference));
+            }
+            if (reference.hasArguments() && matches(reference, rules.pathCalls())) {
+                collectPaths(reference, rules.pathKeywords());
+            }
+        }
+        paths.addAll(source.magicPaths());
+        for (String command : shell) {
+            String[] words = SHELL_WORD_SEPARATORS.split(command.strip());
+            // The first word is the program run (/bin/sh), which is the subprocess flag's business, not a file accessed.
+            for (int i = 1; i < words.length; i++) {
+                if (words[i].startsWith("/") || words[i].startsWith("~")) {
+                    paths.add(words[i]);
+                }
+            }
+        }
+        tokens.stream().filter(t -> t.kind() == Kind.STRING).forEach(t -> literals.add(t.text()));
+        literals.addAll(shell);
+        literals.addAll(magics);
+    }
+
+    void check(FlagRule flag, ReportedFlags found) {
+        for (Reference reference : model.references()) {
+            if (matches(reference, flag.names())) {
+                if (flag.detail() == Detail.HOST) {
+                    found.addHost(flag.name(), reference.hasArguments() ? hostOf(reference) : HostTarget.UNKNOWN);
+                } else {
+                    found.add(flag.name(), null);
+                }
+            }
+        }
+        texts(flag, flag.shell(), shell, found);
+        texts(flag, flag.magics(), magics, found);
+        texts(flag, flag.literals(), literals, found);
+        texts(flag, flag.pathArgs(), paths, found);
+        for (String path : paths) {
+            String host = flag.urlArgs() ? HostTarget.ofUrl(path) : null;
+            if (host != null) {
+                found.addHost(flag.name(), host);
+            }
+            String outside = flag.insideOf().isEmpty() ? null : FileTarget.outside(path, flag.insideOf());
+            if (outside != null) {
+                found.add(flag.name(), flag.detail() == Detail.PATH ? "path=" + outside : null);
+            }
+        }
+        if (!flag.sinks().isEmpty()) {
+            sinks(flag, found);
+        }
+        if (flag.minSize() > 0) {
+            sizes(flag, found);
+        }
+        if (flag.loopMinIterations() > 0) {
+            loops(flag, found);
+        }
+    }
+
+    private void texts(FlagRule flag, List<Pattern> patterns, List<String> texts, ReportedFlags found) {
+        for (Pattern pattern : patterns) {
+            for (String text : texts) {
+                Matcher matcher = pattern.matcher(text);
+                if (!matcher.find()) {
+                    continue;
+                }
+                switch (flag.detail()) {
+                    case HOST -> {
+                        Matcher url = URL.matcher(text);
+                        boolean any = false;
+                        while (url.find()) {
+                            found.addHost(flag.name(), HostTarget.ofUrl(url.group()));
+                            any = true;
+                        }
+                        if (!any) {
+                            found.addHost(flag.name(), HostTarget.UNKNOWN);
+                        }
+                    }
+                    case FILE -> found.add(flag.name(), "file=" + matcher.group());
+                    case PATH -> found.add(flag.name(), "path=" + java.util.Objects.requireNonNullElse(
+                            FileTarget.outside(matcher.group(), List.of()), HostTarget.UNKNOWN));
+                    case NONE -> found.add(flag.name(), null);
+                }
+            }
+        }
+    }
+
+    /** Each sink call is reported once, under the first flag (in rule order) whose condition it meets. */
+    private void sinks(FlagRule flag, ReportedFlags found) {
+        for (Reference call : model.references()) {
+            if (!call.isCall() || claimedSinks.contains(call.start()) || !matches(call, flag.sinks())) {
+                continue;
+            }
+            if (argumentsComeFrom(call, flag.sources()) || flag.nonLiteral() && !literalArguments(call)) {
+                claimedSinks.add(call.start());
+                found.add(flag.name(), null);
+            }
+        }
+    }
+
+    private boolean argumentsComeFrom(Reference call, List<NameGlob> sources) {
+        if (sources.isEmpty() || !call.hasArguments()) {
+            return false;
+        }
+        for (Reference inner : model.references()) {
+            if (inner.start() > call.open() && inner.end() <= call.close() && matches(inner, sources)) {
+                return true;
+            }
+        }
+        for (int i = call.open() + 1; i < call.close(); i++) {
+            if (tokens.get(i).kind() == Kind.NAME) {
+                for (String origin : model.originsOf(tokens.get(i).text())) {
+                    if (sources.stream().anyMatch(glob -> glob.matches(origin))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private boolean literalArguments(Reference call) {
+        for (int i = call.open() + 1; i < call.close(); i++) {
+            PythonToken token = tokens.get(i);
+            boolean literal = token.kind() == Kind.STRING && !token.fString() || model.stringValue(token) != null || token.isOp(",");
+            if (!literal) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void sizes(FlagRule flag, ReportedFlags found) {
+        for (Reference call : model.references()) {
+            if (call.hasArguments() && matches(call, flag.sizeCalls()) && largestArgument(call) >= flag.minSize()) {
+                found.add(flag.name(), null);
+            }
+        }
+        for (int i = 0; i + 2 < tokens.size(); i++) {
+            if (tokens.get(i).kind() == Kind.STRING && tokens.get(i + 1).isOp("*")
+                    && ConstantSize.valueAt(tokens, i + 2) >= flag.minSize()) {
+                found.add(flag.name(), null);
+            }
+            if (tokens.get(i).kind() == Kind.NUMBER && tokens.get(i + 1).isOp("*") && tokens.get(i + 2).kind() == Kind.STRING
+                    && ConstantSize.valueAt(tokens, i) >= flag.minSize()) {
+                found.add(flag.name(), null);
+            }
+        }
+    }
+
+    /** {@code for _ in range(huge)} or {@code while True} without {@code break}, whose body writes. */
+    private void loops(FlagRule flag, ReportedFlags found) {
+        for (int start = 0; start < tokens.size(); start = lineEnd(start) + 1) {
+            PythonToken first = tokens.get(start);
+            int end = lineEnd(start);
+            boolean huge = first.is(Kind.NAME, "for") && largestRange(start, end) >= flag.loopMinIterations();
+            boolean endless = first.is(Kind.NAME, "while") && end - start >= 2
+                    && (tokens.get(start + 1).is(Kind.NAME, "True") || tokens.get(start + 1).is(Kind.NUMBER, "1"));
+            if ((huge || endless) && bodyWrites(end + 1, first.indent(), flag.loopWrites(), endless)) {
+                found.add(flag.name(), null);
+            }
+        }
+    }
+
+    private double largestRange(int start, int end) {
+        double largest = 0;
+        for (Reference reference : model.references()) {
+            if (reference.start() > start && reference.end() < end && reference.isCall()
+                    && reference.candidates().getFirst().equals("range")) {
+                largest = Math.max(largest, largestArgument(reference));
+            }
+        }
+        return largest;
+    }
+
+    /** The largest constant argument of a call, a shape tuple counting as the product of its members. */
+    private double largestArgument(Reference call) {
+        double largest = 0;
+        for (List<PythonToken> argument : model.arguments(call)) {
+            int from = argument.size() > 2 && argument.get(1).isOp("=") ? 2 : 0;
+            largest = Math.max(largest, ConstantSize.productOf(argument, from, argument.size()));
+        }
+        return largest;
+    }
+
+    private boolean bodyWrites(int from, int headerIndent, List<String> writes, boolean mustNotBreak) {
+        boolean writing = false;
+        for (int i = from; i < tokens.size() && (tokens.get(i).kind() == Kind.NEWLINE || tokens.get(i).indent() > headerIndent); i++) {
+            PythonToken token = tokens.get(i);
+            if (mustNotBreak && (token.is(Kind.NAME, "break") || token.is(Kind.NAME, "return"))) {
+                return false;
+            }
+            writing |= token.kind() == Kind.NAME && writes.contains(token.text()) && i > 0 && tokens.get(i - 1).isOp(".")
+                    && i + 1 < tokens.size() && tokens.get(i + 1).isOp("(");
+        }
+        return writing;
+    }
+
+    private int lineEnd(int start) {
+        int i = start;
+        while (i < tokens.size() && tokens.get(i).kind() != Kind.NEWLINE) {
+            i++;
+        }
+        return i;
+    }
+
+    /** The host a network call targets: its first argument (or {@code url=}/{@code host=}), a literal or a variable holding one. */
+    private String hostOf(Reference call) {
+        List<List<PythonToken>> arguments = model.arguments(call);
+        if (arguments.isEmpty()) {
+            return HostTarget.UNKNOWN;
+        }
+        List<PythonToken> target = arguments.getFirst();
+        for (List<PythonToken> argument : arguments) {
+            if (argument.size() > 2 && argument.get(1).isOp("=") && HOST_KEYWORDS.contains(argument.get(0).text())) {
+                target = argument.subList(2, argument.size());
+            }
+        }
+        for (PythonToken token : target) {
+            String literal = token.kind() == Kind.STRING ? token.literalPrefix() : model.stringValue(token);
+            if (literal != null) {
+                String host = HostTarget.ofUrlOrHost(literal);
+                return host == null ? HostTarget.UNKNOWN : host;
+            }
+            if (!token.isOp("(")) {
+                break;
+            }
+        }
+        return HostTarget.UNKNOWN;
+    }
+
+    private String shellCommand(Reference call) {
+        StringBuilder command = new StringBuilder();
+        for (int i = call.open() + 1; i < call.close(); i++) {
+            PythonToken token = tokens.get(i);
+            String literal = token.kind() == Kind.STRING ? token.literalPrefix() : model.stringValue(token);
+            if (literal != null) {
+                command.append(command.isEmpty() ? "" : " ").append(literal);
+            }
+        }
+        return command.toString();
+    }
+
+    private void collectPaths(Reference call, Set<String> keywords) {
+        for (List<PythonToken> argument : model.arguments(call)) {
+            List<PythonToken> value = argument;
+            if (argument.size() > 2 && argument.get(0).kind() == Kind.NAME && argument.get(1).isOp("=")) {
+                if (!keywords.contains(argument.get(0).text())) {
+                    continue;
+                }
+                value = argument.subList(2, argument.size());
+            }
+            if (value.isEmpty()) {
+                continue;
+            }
+            PythonToken first = value.getFirst();
+            String literal = first.kind() == Kind.STRING ? first.literalPrefix() : model.stringValue(first);
+            if (literal != null && !literal.isEmpty()) {
+                paths.add(literal);
+            }
+        }
+    }
+
+    private static boolean matches(Reference reference, List<NameGlob> globs) {
+        for (String candidate : reference.candidates()) {
+            for (NameGlob glob : globs) {
+                if (glob.matches(candidate)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

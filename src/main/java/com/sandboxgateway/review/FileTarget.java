@@ -1,0 +1,60 @@
+package com.sandboxgateway.review;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * Where a literal path argument leads, relative to the directories code may use. Paths are normalized
+ * the way the kernel would ({@code /mnt/data/../../etc} is {@code /etc}); only the first directory is
+ * reported, so a user name or file name further down never reaches the audit.
+ */
+final class FileTarget {
+
+    private FileTarget() {
+    }
+
+    /**
+     * The first directory of {@code path} when it leaves {@code insideOf}: {@code /etc} for
+     * {@code /etc/shadow}, {@code ~} for a home path, {@code ..} for a relative path climbing out of
+     * the working directory; {@code null} when it stays inside, is relative, or is no path at all.
+     */
+    static String outside(String path, List<String> insideOf) {
+        String text = path.strip();
+        if (text.isEmpty() || text.contains("://")) {
+            return null;
+        }
+        if (text.equals("~") || text.startsWith("~/") || text.matches("~[a-zA-Z0-9_.-]+(/.*)?")) {
+            return "~";
+        }
+        boolean absolute = text.startsWith("/");
+        Deque<String> segments = new ArrayDeque<>();
+        for (String segment : text.split("/")) {
+            if (segment.isEmpty() || segment.equals(".")) {
+                continue;
+            }
+            if (segment.equals("..")) {
+                if (segments.isEmpty() || segments.peekLast().equals("..")) {
+                    if (!absolute) {
+                        segments.addLast("..");
+                    }
+                } else {
+                    segments.removeLast();
+                }
+            } else {
+                segments.addLast(segment);
+            }
+        }
+        if (!absolute) {
+            return !segments.isEmpty() && segments.peekFirst().equals("..") ? ".." : null;
+        }
+        String normalized = "/" + String.join("/", segments);
+        for (String directory : insideOf) {
+            String root = directory.endsWith("/") && directory.length() > 1 ? directory.substring(0, directory.length() - 1) : directory;
+            if (normalized.equals(root) || normalized.startsWith(root.equals("/") ? "/" : root + "/")) {
+                return null;
+            }
+        }
+        return segments.isEmpty() ? "/" : "/" + segments.peekFirst();
+    }
+}

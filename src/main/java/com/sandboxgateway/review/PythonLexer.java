@@ -1,0 +1,321 @@
+package com.sandboxgateway.review;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import com.sandboxgateway.review.PythonToken.Kind;
+
+/**
+ * A small Python tokenizer that knows what matters for a static look: comments, single, double and
+ * triple-quoted strings with their prefixes ({@code r}, {@code b}, {@code f}, ...), f-string
+ * expressions, bracket depth and line continuations, and the IPython syntax code interpreter accepts
+ * ({@code !cmd}, {@code %magic}, {@code %%cell-magic}). It never fails: text it does not understand
+ * becomes operator tokens, so a syntax error cannot hide the rest of a block.
+ */
+final class PythonLexer {
+
+    /** Cell magics whose body is a shell (or another interpreter's) script. */
+    private static final Set<String> SHELL_CELLS = Set.of("bash", "sh", "script", "system", "!", "perl", "ruby", "zsh");
+    /** Cell magics whose body is still Python. */
+    private static final Set<String> PYTHON_CELLS = Set.of("capture", "time", "timeit", "prun", "debug", "python", "python3");
+    /** Cell and line magics whose first argument is a path written, run or loaded. */
+    private static final Set<String> PATH_MAGICS = Set.of("writefile", "file", "run", "load", "save", "cd", "pushd", "loadpy");
+    /** Line magics that run their argument in a shell. */
+    private static final Set<String> SHELL_LINES = Set.of("sx", "system", "sc");
+    private static final Set<String> TWO_CHAR_OPS = Set.of("**", "//", "==", "!=", "<=", ">=", "<<", ">>", "->", ":=",
+            "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=");
+
+    private final String code;
+    private final boolean expression;
+    private final List<PythonToken> tokens = new ArrayList<>();
+    private final List<String> shell = new ArrayList<>();
+    private final List<String> magics = new ArrayList<>();
+    private final List<String> magicPaths = new ArrayList<>();
+    private int at;
+    private int depth;
+    private int indent;
+    private boolean lineStart = true;
+
+    private PythonLexer(String code, boolean expression) {
+        this.code = code;
+        this.expression = expression;
+    }
+
+    static PythonSource lex(String code) {
+        PythonLexer lexer = new PythonLexer(code, false);
+        lexer.cellMagic();
+        lexer.run();
+        return new PythonSource(lexer.tokens, lexer.shell, lexer.magics, lexer.magicPaths);
+    }
+
+    /** A {@code %%name} first line decides how the rest of the cell is read. */
+    private void cellMagic() {
+        int start = skipBlankLines(0);
+        if (!code.startsWith("%%", start)) {
+            return;
+        }
+        int end = lineEnd(start);
+        String header = code.substring(start, end).trim();
+        String name = header.substring(2).split("\\s+", 2)[0];
+        magics.add(header);
+        String argument = header.substring(2 + name.length()).trim();
+        String body = end < code.length() ? code.substring(end + 1) : "";
+        if (PATH_MAGICS.contains(name)) {
+            magicPaths.add(lastWord(argument));
+            at = code.length();
+        } else if (SHELL_CELLS.contains(name)) {
+            shell.add(body);
+            at = code.length();
+        } else if (PYTHON_CELLS.contains(name)) {
+            at = end;
+        } else {
+            at = code.length();
+        }
+    }
+
+    private void run() {
+        while (at < code.length()) {
+            char c = code.charAt(at);
+            if (lineStart && !expression) {
+                startLine();
+                continue;
+            }
+            if (c == '#') {
+                at = lineEnd(at);
+            } else if (c == '\\' && at + 1 < code.length() && (code.charAt(at + 1) == '\n' || code.charAt(at + 1) == '\r')) {
+                at = lineEnd(at) + 1;
+            } else if (c == '\n') {
+                newline();
+            } else if (Character.isWhitespace(c)) {
+                at++;
+            } else if (!expression && c == '!' && !code.startsWith("!=", at)) {
+                shellLine(at + 1);
+            } else if (!expression && c == '%' && assignsMagic()) {
+                lineMagic();
+            } else if (isStringStart(at)) {
+                string();
+            } else if (Character.isLetter(c) || c == '_') {
+                int end = at + 1;
+                while (end < code.length() && (Character.isLetterOrDigit(code.charAt(end)) || code.charAt(end) == '_')) {
+                    end++;
+                }
+                add(Kind.NAME, code.substring(at, end));
+                at = end;
+            } else if (Character.isDigit(c) || c == '.' && at + 1 < code.length() && Character.isDigit(code.charAt(at + 1))) {
+                number();
+            } else {
+                operator(c);
+            }
+        }
+        if (!tokens.isEmpty() && tokens.getLast().kind() != Kind.NEWLINE) {
+            add(Kind.NEWLINE, "");
+        }
+    }
+
+    /** At the start of a logical line: measure the indentation, skip blank lines, catch {@code !} and {@code %}. */
+    private void startLine() {
+        int column = 0;
+        while (at < code.length() && (code.charAt(at) == ' ' || code.charAt(at) == '\t')) {
+            column += code.charAt(at) == '\t' ? 8 - column % 8 : 1;
+            at++;
+        }
+        if (at >= code.length()) {
+            return;
+        }
+        char c = code.charAt(at);
+        if (c == '\n' || c == '\r' || c == '#') {
+            at = lineEnd(at) + 1;
+            return;
+        }
+        indent = column;
+        lineStart = false;
+        if (c == '!') {
+            shellLine(at + (code.startsWith("!!", at) ? 2 : 1));
+        } else if (c == '%') {
+            lineMagic();
+        }
+    }
+
+    /** {@code x = %sx ls} or {@code x = !ls}: a magic may follow an assignment. */
+    private boolean assignsMagic() {
+        int n = tokens.size();
+        return n >= 2 && tokens.get(n - 1).isOp("=") && tokens.get(n - 2).kind() == Kind.NAME
+                && (n == 2 || tokens.get(n - 3).kind() == Kind.NEWLINE);
+    }
+
+    private void shellLine(int from) {
+        int end = continuedLineEnd(from);
+        shell.add(code.substring(from, end).replace("\\\n", " ").trim());
+        at = end;
+        newline();
+    }
+
+    private void lineMagic() {
+        int end = continuedLineEnd(at);
+        String line = code.substring(at, end).replace("\\\n", " ").trim();
+        String name = line.replaceFirst("^%+", "").split("\\s+", 2)[0];
+        String argument = line.substring(line.indexOf(name) + name.length()).trim();
+        magics.add(line);
+        if (SHELL_LINES.contains(name)) {
+            shell.add(argument);
+        } else if (PATH_MAGICS.contains(name) && !argument.isEmpty()) {
+            magicPaths.add(lastWord(argument));
+        }
+        at = end;
+        newline();
+    }
+
+    private void newline() {
+        if (depth == 0) {
+            if (!tokens.isEmpty() && tokens.getLast().kind() != Kind.NEWLINE) {
+                add(Kind.NEWLINE, "");
+            }
+            lineStart = true;
+        }
+        at++;
+    }
+
+    private boolean isStringStart(int i) {
+        int j = i;
+        while (j < code.length() && j - i < 2 && "rRbBuUfFtT".indexOf(code.charAt(j)) >= 0) {
+            j++;
+        }
+        if (j >= code.length() || (code.charAt(j) != '\'' && code.charAt(j) != '"')) {
+            return false;
+        }
+        return j == i || i == 0 || !(Character.isLetterOrDigit(code.charAt(i - 1)) || code.charAt(i - 1) == '_');
+    }
+
+    private void string() {
+        int quoteAt = at;
+        while (code.charAt(quoteAt) != '\'' && code.charAt(quoteAt) != '"') {
+            quoteAt++;
+        }
+        String prefix = code.substring(at, quoteAt).toLowerCase();
+        char quote = code.charAt(quoteAt);
+        boolean triple = code.startsWith(String.valueOf(quote).repeat(3), quoteAt);
+        int contentStart = quoteAt + (triple ? 3 : 1);
+        int i = contentStart;
+        int contentEnd;
+        while (true) {
+            if (i >= code.length()) {
+                contentEnd = code.length();
+                at = contentEnd;
+                break;
+            }
+            char c = code.charAt(i);
+            if (c == '\\') {
+                i += 2;
+            } else if (triple ? code.startsWith(String.valueOf(quote).repeat(3), i) : c == quote) {
+                contentEnd = i;
+                at = i + (triple ? 3 : 1);
+                break;
+            } else if (!triple && c == '\n') {
+                contentEnd = i;
+                at = i;
+                break;
+            } else {
+                i++;
+            }
+        }
+        String content = code.substring(contentStart, Math.min(contentEnd, code.length()));
+        boolean fString = prefix.indexOf('f') >= 0 || prefix.indexOf('t') >= 0;
+        tokens.add(new PythonToken(Kind.STRING, content, indent, fString));
+        if (fString) {
+            fStringExpressions(content);
+        }
+    }
+
+    /** The code inside an f-string's braces, tokenized in place so that it is looked at like other code. */
+    private void fStringExpressions(String content) {
+        for (int i = 0; i < content.length(); i++) {
+            if (content.startsWith("{{", i)) {
+                i++;
+            } else if (content.charAt(i) == '{') {
+                int level = 1;
+                int j = i + 1;
+                while (j < content.length() && level > 0) {
+                    char c = content.charAt(j);
+                    level += c == '{' ? 1 : c == '}' ? -1 : 0;
+                    j++;
+                }
+                PythonLexer inner = new PythonLexer(content.substring(i + 1, Math.max(i + 1, j - 1)), true);
+                inner.indent = indent;
+                inner.run();
+                add(Kind.OP, "(");
+                inner.tokens.stream().filter(t -> t.kind() != Kind.NEWLINE)
+                        .forEach(t -> tokens.add(new PythonToken(t.kind(), t.text(), indent, t.fString())));
+                add(Kind.OP, ")");
+                i = j - 1;
+            }
+        }
+    }
+
+    private void number() {
+        int end = at;
+        while (end < code.length()) {
+            char c = code.charAt(end);
+            boolean exponentSign = (c == '+' || c == '-') && end > at && "eE".indexOf(code.charAt(end - 1)) >= 0
+                    && !code.substring(at, end).toLowerCase().startsWith("0x");
+            if (Character.isLetterOrDigit(c) || c == '_' || c == '.' || exponentSign) {
+                end++;
+            } else {
+                break;
+            }
+        }
+        add(Kind.NUMBER, code.substring(at, end));
+        at = end;
+    }
+
+    private void operator(char c) {
+        String two = at + 1 < code.length() ? code.substring(at, at + 2) : "";
+        if (TWO_CHAR_OPS.contains(two)) {
+            add(Kind.OP, two);
+            at += 2;
+            return;
+        }
+        if ("([{".indexOf(c) >= 0) {
+            depth++;
+        } else if (")]}".indexOf(c) >= 0 && depth > 0) {
+            depth--;
+        }
+        add(Kind.OP, String.valueOf(c));
+        at++;
+    }
+
+    private void add(Kind kind, String text) {
+        tokens.add(new PythonToken(kind, text, indent, false));
+    }
+
+    private int lineEnd(int from) {
+        int end = code.indexOf('\n', from);
+        return end < 0 ? code.length() : end;
+    }
+
+    private int continuedLineEnd(int from) {
+        int end = lineEnd(from);
+        while (end < code.length() && end > from && code.charAt(end - 1) == '\\') {
+            end = lineEnd(end + 1);
+        }
+        return end;
+    }
+
+    private int skipBlankLines(int from) {
+        int i = from;
+        while (i < code.length()) {
+            int end = lineEnd(i);
+            String line = code.substring(i, end).trim();
+            if (!line.isEmpty() && !line.startsWith("#")) {
+                return i + (code.substring(i, end).length() - code.substring(i, end).stripLeading().length());
+            }
+            i = end + 1;
+        }
+        return code.length();
+    }
+
+    private static String lastWord(String argument) {
+        String[] words = argument.trim().split("\\s+");
+        return words[words.length - 1].replaceAll("^['\"]|['\"]$", "");
+    }
+}

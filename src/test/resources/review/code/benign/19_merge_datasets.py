@@ -1,0 +1,5 @@
+orders = pd.read_csv("/mnt/data/orders.csv")
+customers = pd.read_csv("/mnt/data/customers.csv")
+merged = orders.merge(customers, on="customer_id", how="left", validate="many_to_one")
+print(merged.isna().sum())
+merged.to_csv("/mnt/data/orders_with_customers.csv", index=False)

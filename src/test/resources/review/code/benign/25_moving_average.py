@@ -1,0 +1,6 @@
+ts = df.set_index("date")["close"].sort_index()
+ma = ts.rolling(window=20).mean()
+plt.plot(ts, label="close")
+plt.plot(ma, label="MA20")
+plt.legend()
+plt.savefig("/mnt/data/ma.png")

@@ -1,0 +1,3 @@
+%timeit df["amount"].sum()
+%matplotlib inline
+print("timed")

@@ -1,0 +1,4 @@
+# expect: env_access
+import os
+for k, v in os.environ.items():
+    print(k, v)

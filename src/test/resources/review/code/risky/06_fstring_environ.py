@@ -1,0 +1,2 @@
+# expect: env_access
+print(f"home is {os.environ['HOME']}")

@@ -1,0 +1,2 @@
+# expect: env_access, subprocess
+!printenv

@@ -1,0 +1,3 @@
+# expect: credential_file
+from dotenv import load_dotenv
+load_dotenv()

@@ -1,0 +1,2 @@
+# expect: subprocess
+os.system("whoami")

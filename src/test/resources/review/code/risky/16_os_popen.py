@@ -1,0 +1,2 @@
+# expect: subprocess
+print(os.popen("uname -a").read())

@@ -1,0 +1,4 @@
+# expect: subprocess
+%%bash
+ls -la
+df -h

@@ -1,0 +1,3 @@
+# expect: subprocess, outside_mnt_data(path=/var)
+files = !ls /var/log
+print(files)

@@ -1,0 +1,3 @@
+# expect: subprocess
+import pty
+pty.spawn("/bin/sh")

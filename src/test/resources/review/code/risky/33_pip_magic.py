@@ -1,0 +1,2 @@
+# expect: package_install
+%pip install scrapy

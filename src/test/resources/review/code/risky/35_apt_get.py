@@ -1,0 +1,2 @@
+# expect: package_install, subprocess
+os.system("apt-get install -y nmap")

@@ -1,0 +1,3 @@
+# expect: outside_mnt_data(path=/home), outside_mnt_data(path=/)
+print(os.listdir("/"))
+print(os.listdir("/home"))

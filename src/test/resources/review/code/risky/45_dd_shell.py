@@ -1,0 +1,2 @@
+# expect: large_write, subprocess
+!dd if=/dev/zero of=/mnt/data/disk.img bs=1M count=100000

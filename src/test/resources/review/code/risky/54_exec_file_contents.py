@@ -1,0 +1,2 @@
+# expect: dynamic_exec
+exec(open("/mnt/data/script.py").read())

@@ -1,0 +1,3 @@
+# expect: subprocess
+from subprocess import *
+Popen(["sleep", "1"])
