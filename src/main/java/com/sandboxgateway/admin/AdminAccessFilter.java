@@ -6,6 +6,7 @@ import java.util.Optional;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpStatus;
@@ -20,7 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Guards the actuator: health and the Prometheus scrape stay open, everything else needs a gateway
  * key with the {@code admin} role. No or unknown key: 401; a key without the role: 403; both as
- * RFC 9457 Problem Details.
+ * RFC 9457 Problem Details. An admin's request carries the admin as its user principal, so
+ * endpoints can record who acted.
  */
 final class AdminAccessFilter extends OncePerRequestFilter {
 
@@ -50,7 +52,13 @@ final class AdminAccessFilter extends OncePerRequestFilter {
             problem(response, HttpStatus.FORBIDDEN, "The key of " + principal.get().user()
                     + " lacks the admin role that the admin endpoints require.");
         } else {
-            chain.doFilter(request, response);
+            String admin = principal.get().user();
+            chain.doFilter(new HttpServletRequestWrapper(request) {
+                @Override
+                public java.security.Principal getUserPrincipal() {
+                    return () -> admin;
+                }
+            }, response);
         }
     }
 

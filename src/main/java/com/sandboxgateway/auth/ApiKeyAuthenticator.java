@@ -3,8 +3,10 @@ package com.sandboxgateway.auth;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +40,16 @@ public class ApiKeyAuthenticator {
     }
 
     /** Hex SHA-256 of a key, as operators write it in {@code gateway.auth.keys[].sha256}. */
+    /** The principal of a configured user, if any key belongs to that user. */
+    public Optional<Principal> principalOf(String user) {
+        return principalsByHash.values().stream().filter(principal -> principal.user().equals(user)).findFirst();
+    }
+
+    /** Every configured principal (one per key). */
+    public Collection<Principal> principals() {
+        return List.copyOf(principalsByHash.values());
+    }
+
     public static String sha256Hex(String key) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));

@@ -62,6 +62,14 @@ public class OwnershipStore {
         return jdbc.sql("SELECT * FROM owned_object WHERE id IN (:ids)").param("ids", ids).query(OwnershipStore::map).list();
     }
 
+    /** Live (not deleted) objects of a kind, newest first, optionally of one team. */
+    public List<OwnedObject> live(ObjectKind kind, String team, int limit) {
+        return jdbc.sql("""
+                        SELECT * FROM owned_object WHERE kind = :kind AND deleted_at IS NULL
+                        AND (CAST(:team AS VARCHAR(255)) IS NULL OR owner_team = :team) ORDER BY created_at DESC LIMIT :limit""")
+                .param("kind", kind.name()).param("team", team).param("limit", limit).query(OwnershipStore::map).list();
+    }
+
     /** Marks the object deleted; it stays on record so a reused id can never change hands. */
     public void markDeleted(String id) {
         jdbc.sql("UPDATE owned_object SET deleted_at = :now WHERE id = :id AND deleted_at IS NULL")

@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import org.springframework.stereotype.Component;
 
@@ -33,6 +34,13 @@ public class TeamPolicies {
     /** The policy of a team; the org's for a team without settings of its own. */
     public EffectivePolicy of(String team) {
         return teams.getOrDefault(team, org);
+    }
+
+    /** The org's policy (team {@code *}) and every team's that narrows it, by team name. */
+    public Map<String, EffectivePolicy> all() {
+        Map<String, EffectivePolicy> all = new TreeMap<>(teams);
+        all.put(org.team(), org);
+        return all;
     }
 
     private EffectivePolicy narrow(String team, PolicyProperties.Team narrowing) {

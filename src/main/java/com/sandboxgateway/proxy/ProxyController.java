@@ -3,6 +3,7 @@ package com.sandboxgateway.proxy;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -22,6 +23,7 @@ import com.sandboxgateway.api.GatewayHeaders;
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.ApiKeyAuthenticator;
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.metrics.MetricsProperties;
 import com.sandboxgateway.multipart.MultipartUpload;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
@@ -31,6 +33,9 @@ import com.sandboxgateway.upstream.UpstreamClient;
 import com.sandboxgateway.upstream.UpstreamRequest;
 import com.sandboxgateway.upstream.UpstreamResponse;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -54,9 +59,12 @@ class ProxyController {
     private final ResponseRelay relay;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final MeterRegistry meters;
+    private final boolean perUserMetrics;
 
     ProxyController(ApiKeyAuthenticator authenticator, PolicyChain chain, UpstreamClient upstream, JsonMapper json,
-                    ProxyProperties properties, ApplicationEventPublisher events, Clock clock) {
+                    ProxyProperties properties, ApplicationEventPublisher events, Clock clock, MeterRegistry meters,
+                    MetricsProperties metrics) {
         this.authenticator = authenticator;
         this.chain = chain;
         this.upstream = upstream;
@@ -66,6 +74,8 @@ class ProxyController {
         this.relay = new ResponseRelay(json, errors, properties.maxJsonBytes());
         this.events = events;
         this.clock = clock;
+        this.meters = meters;
+        this.perUserMetrics = metrics.perUser();
     }
 
     @RequestMapping("/v1/**")
@@ -73,8 +83,9 @@ class ProxyController {
         String requestId = RequestIds.next();
         response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
         MDC.put("requestId", requestId);
+        Optional<Principal> principal = Optional.empty();
         try {
-            Optional<Principal> principal = authenticator.authenticate(request.getHeader("Authorization"));
+            principal = authenticator.authenticate(request.getHeader("Authorization"));
             if (principal.isEmpty()) {
                 refuse(response, new GatewayException(ErrorCode.INVALID_API_KEY,
                         "Missing or unknown gateway key. Send 'Authorization: Bearer <gateway key>'; ask your platform team for a key."));
@@ -85,12 +96,27 @@ class ProxyController {
             } catch (GatewayException e) {
                 response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
                 refuse(response, e);
+                meters.counter("gateway.policy.refusals", "code", e.code().code(), "team", principal.get().team()).increment();
                 events.publishEvent(new RequestRefused(requestId, principal.get(), request.getMethod(), auditedPath(request),
                         e.code(), e.getMessage(), clock.instant()));
             }
         } finally {
             MDC.remove("requestId");
+            countRequest(request, response, principal.orElse(null));
         }
+    }
+
+    /** {@code gateway.requests} by route, team and status (and user, when per-user metrics are on). */
+    private void countRequest(HttpServletRequest request, HttpServletResponse response, Principal principal) {
+        String route = routes.match(request.getMethod(), request.getRequestURI())
+                .map(match -> match.route().name().toLowerCase(Locale.ROOT)).orElse("none");
+        Counter.Builder counter = Counter.builder("gateway.requests").description("Requests answered on /v1")
+                .tag("route", route).tag("team", principal == null ? "none" : principal.team())
+                .tag("status", Integer.toString(response.getStatus()));
+        if (perUserMetrics) {
+            counter.tag("user", principal == null ? "none" : principal.user());
+        }
+        counter.register(meters).increment();
     }
 
     private void proxy(String requestId, Principal principal, HttpServletRequest request, HttpServletResponse response)
@@ -131,7 +157,11 @@ class ProxyController {
         }
         UpstreamRequest upstreamRequest = upstreamRequest(exchange, request);
         exchange.responseHeaders().forEach(response::setHeader);
+        Timer.Sample sending = Timer.start();
         try (UpstreamResponse answer = upstream.send(upstreamRequest)) {
+            sending.stop(Timer.builder("gateway.upstream.latency").description("Time until the upstream's answer began")
+                    .tag("route", exchange.route().route().name().toLowerCase(Locale.ROOT))
+                    .publishPercentileHistogram().register(meters));
             exchange.upstreamAnswered(answer.status(), answer.header("x-request-id"));
             relay.relay(exchange, answer, chain.inspectors(), response);
         }

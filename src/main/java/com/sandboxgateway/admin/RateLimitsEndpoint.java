@@ -1,0 +1,68 @@
+package com.sandboxgateway.admin;
+
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.stereotype.Component;
+
+import com.sandboxgateway.auth.ApiKeyAuthenticator;
+import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.policy.EffectivePolicy;
+import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.ratelimit.RateLimiter;
+
+/**
+ * {@code /actuator/ratelimits} (admin role): every configured user's bucket; {@code /{user}} one of them;
+ * {@code DELETE /{user}} refills it.
+ */
+@Component
+@Endpoint(id = "ratelimits")
+class RateLimitsEndpoint {
+
+    private final RateLimiter limiter;
+    private final ApiKeyAuthenticator authenticator;
+    private final TeamPolicies teams;
+    private final AdminActions actions;
+
+    RateLimitsEndpoint(RateLimiter limiter, ApiKeyAuthenticator authenticator, TeamPolicies teams, AdminActions actions) {
+        this.limiter = limiter;
+        this.authenticator = authenticator;
+        this.teams = teams;
+        this.actions = actions;
+    }
+
+    /** @param available requests the user may send at once right now */
+    record UserBucket(String user, String team, int requestsPerMinute, int burst, int teamRequestsPerMinute, long available) {
+    }
+
+    @ReadOperation
+    List<UserBucket> users() {
+        return authenticator.principals().stream().map(Principal::user).distinct().sorted().map(this::user).toList();
+    }
+
+    /** {@code null} (404) for a user no key belongs to. */
+    @ReadOperation
+    UserBucket user(@Selector String user) {
+        return authenticator.principalOf(user).map(principal -> {
+            EffectivePolicy.Limits limits = teams.of(principal.team()).limits();
+            return new UserBucket(user, principal.team(), limits.requestsPerMinute(), limits.burst(), limits.teamRequestsPerMinute(),
+                    limiter.available(user, limits));
+        }).orElse(null);
+    }
+
+    @DeleteOperation
+    UserBucket reset(@Selector String user, SecurityContext admin) {
+        Principal principal = authenticator.principalOf(user).orElse(null);
+        if (principal == null) {
+            return null;
+        }
+        actions.record(admin, Map.of("action", "reset_rate_limit", "user", user));
+        limiter.reset(user, teams.of(principal.team()).limits());
+        return user(user);
+    }
+}
