@@ -52,6 +52,8 @@ public final class PromptGuard implements RequestStep {
                 guardDomainSecrets(exchange, guard, body, "");
             }
         } catch (GatewayException blocked) {
+            events.publishEvent(new SensitiveDataFound(exchange.requestId(), exchange.principal(), guard.findings(), "blocked",
+                    clock.instant()));
             return Decision.reject(blocked.code(), blocked.getMessage(), blocked.param());
         }
         if (!guard.findings().isEmpty()) {
