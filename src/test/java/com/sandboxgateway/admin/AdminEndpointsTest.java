@@ -115,6 +115,17 @@ class AdminEndpointsTest extends GatewayIntegrationTest {
         assertThat(adminActions()).anySatisfy(record -> assertThat(record.path("details").asString()).contains(container));
     }
 
+    @Test
+    void shouldShowTheUpstreamCircuitTheAuditStoreAndTheStateInOpenHealth() throws Exception {
+        JsonNode components = json.readTree(call("GET", "/actuator/health", null).body()).path("components");
+
+        assertThat(components.path("circuitBreakers").path("details").path("upstream").path("details").path("state").asString())
+                .isEqualTo("CLOSED");
+        assertThat(components.path("auditStore").path("details").path("spoolDepth").asLong()).isZero();
+        assertThat(components.path("state").path("details").path("backend").asString()).isEqualTo("memory");
+        assertThat(call("GET", "/actuator/health/readiness", null).statusCode()).isEqualTo(200);
+    }
+
     private JsonNode adminActions() throws Exception {
         JsonNode page = read("/actuator/audit?kind=ADMIN_ACTION&user=root&limit=1000");
         return page.path("records").valueStream().map(stored -> stored.path("record"))
