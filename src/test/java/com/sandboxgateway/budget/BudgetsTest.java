@@ -18,6 +18,7 @@ import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.test.context.TestPropertySource;
 
 import com.openai.client.OpenAIClient;
@@ -52,6 +53,9 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
     @Autowired
     private Budgets budgets;
 
+    @LocalManagementPort
+    private int managementPort;
+
     @Test
     void shouldRefuseRequestsBeyondTheBurstWithRetryAfterAndRateLimitHeaders() throws Exception {
         ScriptedUpstream.answerWith(new CodeRunningModel(0, 10));
@@ -69,6 +73,11 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
                             .satisfies(seconds -> assertThat(Long.parseLong(seconds)).isBetween(1L, 60L));
                     assertThat(e.headers().values("RateLimit-Remaining")).containsExactly("0");
                 });
+
+        HttpResponse<String> refill = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
+                + "/actuator/ratelimits/root")).DELETE(), ROOT_KEY, null);
+        assertThat(refill.statusCode()).isEqualTo(200);
+        assertThat(get("/v1/containers/cntr_none/files", ROOT_KEY, null).headers().firstValue("RateLimit-Remaining")).hasValue("2");
     }
 
     @Test
@@ -132,12 +141,15 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
         ScriptedUpstream.answerWith(model);
         String session = "session-" + UUID.randomUUID();
         OpenAIClient alice = sdkWithSession(ALICE_KEY, session);
+        BigDecimal spentBefore = budgets.teamSpend("analytics").spentUsd();
 
         try (StreamResponse<ResponseStreamEvent> stream = alice.responses().createStreaming(request("gpt-4.1", null))) {
             assertThat(stream.stream().filter(ResponseStreamEvent::isCompleted).count()).isEqualTo(1);
         }
 
         assertThat(budgets.sessionTurns("alice", session)).hasValueSatisfying(turns -> assertThat(turns.used()).isEqualTo(2));
+        assertThat(budgets.teamSpend("analytics").spentUsd().subtract(spentBefore))
+                .as("1,000 input and 10 output tokens of gpt-4.1, one 1g container").isEqualByComparingTo("0.03208");
     }
 
     @Test
@@ -146,6 +158,7 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
         ScriptedUpstream.answerWith(model);
         String session = "session-" + UUID.randomUUID();
         OpenAIClient alice = sdkWithSession(ALICE_KEY, session);
+        BigDecimal spentBefore = budgets.teamSpend("analytics").spentUsd();
 
         Response queued = alice.responses().create(request("gpt-4.1", null).toBuilder().background(true).build());
         assertThat(budgets.sessionTurns("alice", session)).as("reserved while it runs")
@@ -160,12 +173,15 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
                     assertThat(turns.used()).isEqualTo(1);
                     assertThat(turns.remaining()).isEqualTo(2);
                 });
+        assertThat(budgets.teamSpend("analytics").spentUsd().subtract(spentBefore)).as("charged once, when fetched finished")
+                .isEqualByComparingTo("0.03208");
     }
 
     @Test
     void shouldRefuseAPaidRequestOnceTheTeamSpentItsDailyCap() {
         ScriptedUpstream.answerWith(new CodeRunningModel(1, 200_000));
         OpenAIClient bob = sdk(BOB_KEY);
+        budgets.resetTeamSpend("finance");
 
         bob.responses().create(request("gpt-4.1", null));
 
