@@ -24,6 +24,7 @@ final class CodeReview {
 
     static final String RUNAWAY = "runaway_session";
     private static final String FAILURES_DETAIL = "failed_in_a_row=";
+
     private final CodeRiskAnalyzer analyzer;
     private final TeamPolicies teams;
     private final SessionFailures failures;
