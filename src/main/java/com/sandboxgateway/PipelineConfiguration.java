@@ -12,10 +12,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.budget.SpendBudget;
 import com.sandboxgateway.budget.TurnBudget;
-import com.sandboxgateway.audit.AuditLog;
-import com.sandboxgateway.audit.AuditProperties;
 import com.sandboxgateway.audit.CodeExecutionAuditor;
 import com.sandboxgateway.audit.CodeOutputsRequested;
+import com.sandboxgateway.audit.RunawaySessions;
 import com.sandboxgateway.containers.ContainerRules;
 import com.sandboxgateway.containers.ExpiryRules;
 import com.sandboxgateway.containers.FilesDeletedAfterUse;
@@ -30,6 +29,9 @@ import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.policy.RequestStep;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.review.InjectionDetector;
+import com.sandboxgateway.sanitize.InjectionScreening;
+import com.sandboxgateway.sanitize.InlineFileCheck;
 import com.sandboxgateway.sanitize.Pseudonymizer;
 import com.sandboxgateway.sanitize.UploadSanitizer;
 import com.sandboxgateway.secrets.PromptGuard;
@@ -37,6 +39,7 @@ import com.sandboxgateway.secrets.SecretScanner;
 import com.sandboxgateway.secrets.TextGuard;
 import com.sandboxgateway.upstream.UpstreamClient;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -53,28 +56,33 @@ class PipelineConfiguration {
 
     @Bean
     PolicyChain policyChain(PolicyProperties policy, TeamPolicies teams, Ownership ownership, OwnershipStore ownershipStore,
-                            UpstreamClient upstream, AuditLog auditLog, AuditProperties audit, JsonMapper json,
-                            ApplicationEventPublisher events, Clock clock, JdbcClient jdbc, RateLimits rateLimits,
-                            SpendBudget spend, TurnBudget turns) {
+                            UpstreamClient upstream, JsonMapper json, ApplicationEventPublisher events, Clock clock,
+                            JdbcClient jdbc, RateLimits rateLimits, SpendBudget spend, TurnBudget turns,
+                            InjectionDetector injectionDetector, MeterRegistry meters, CodeExecutionAuditor codeAuditor,
+                            RunawaySessions runawaySessions) {
         Pseudonymizer pseudonymizer = Pseudonymizer.fromPolicy(policy.org().sanitization(),
                 policy.org().pii().action() == PolicyProperties.PiiAction.PSEUDONYMIZE);
         SecretScanner scanner = SecretScanner.standard();
         Supplier<TextGuard> guards = () -> new TextGuard(scanner, policy.org().secrets().action(), policy.org().pii().action(),
                 pseudonymizer == null ? null : pseudonymizer::pseudonym);
+        InjectionScreening injection = new InjectionScreening(injectionDetector, policy.org().injection().action(), meters);
         List<RequestStep> steps = List.of(
                 rateLimits,
                 new ContainerRules(teams),
                 new OwnershipCheck(ownership),
                 new PromptGuard(guards, events, clock),
                 new ExpiryRules(policy, teams),
-                new UploadSanitizer(policy, pseudonymizer, guards, scanner, json, events),
+                new UploadSanitizer(policy, pseudonymizer, guards, scanner, json, events, injection),
+                new InlineFileCheck(injection, json, events, clock),
                 new CodeOutputsRequested(),
                 spend,
-                turns);
+                turns,
+                // After the turn budget, which resolves the session (and gives its turns back on a refusal).
+                runawaySessions);
         List<ResponseInspector> inspectors = new ArrayList<>(List.of(
                 turns,
                 spend,
-                new CodeExecutionAuditor(auditLog, json, clock, audit.maxOutputChars()),
+                codeAuditor,
                 new OwnershipRecorder(ownershipStore),
                 new OwnedListFilter(ownership, upstream, json)));
         if (policy.org().files().deleteAfterUse()) {

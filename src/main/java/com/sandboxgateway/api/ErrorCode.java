@@ -19,6 +19,8 @@ public enum ErrorCode {
     UNSUPPORTED_FILE_TYPE(415, "invalid_request_error"),
     MISSING_REQUIRED_COLUMNS(422, "invalid_request_error"),
     INVALID_FILE(422, "invalid_request_error"),
+    /** Uploaded data holds text that reads like an instruction to the model and the injection policy blocks it. */
+    INSTRUCTION_IN_DATA(422, "invalid_request_error"),
     RATE_LIMIT_EXCEEDED(429, "rate_limit_error"),
     TURN_BUDGET_EXHAUSTED(429, "rate_limit_error"),
     SPEND_BUDGET_EXHAUSTED(429, "insufficient_quota"),

@@ -11,6 +11,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.review.CodeRiskAnalyzer;
+import com.sandboxgateway.review.ReviewProperties;
+
+import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Wires the audit trail: database store, spool, and the background replay and retention. */
@@ -23,8 +29,29 @@ class AuditConfiguration {
     }
 
     @Bean
-    SpoolingAuditLog auditLog(JdbcAuditStore store, AuditProperties properties, JsonMapper json) throws IOException {
-        return new SpoolingAuditLog(store, new AuditSpool(properties.spoolDir(), json));
+    SpoolingAuditLog auditLog(JdbcAuditStore store, AuditProperties properties, JsonMapper json, MeterRegistry meters)
+            throws IOException {
+        return new SpoolingAuditLog(store, new AuditSpool(properties.spoolDir(), json), meters);
+    }
+
+    @Bean
+    SessionFailures sessionFailures(JdbcAuditStore store, JsonMapper json) {
+        return new SessionFailures(store, json);
+    }
+
+    /** Audits executed code with its review flags; placed among the inspectors by the pipeline configuration. */
+    @Bean
+    CodeExecutionAuditor codeExecutionAuditor(SpoolingAuditLog auditLog, JdbcAuditStore store, SessionFailures failures,
+                                              CodeRiskAnalyzer analyzer, TeamPolicies teams, ReviewProperties review,
+                                              AuditProperties properties, MeterRegistry meters, JsonMapper json, Clock clock) {
+        return new CodeExecutionAuditor(auditLog, store, new CodeReview(analyzer, teams, failures, review.failureStreak()),
+                meters, json, clock, properties.maxOutputChars());
+    }
+
+    /** Stops runaway sessions; placed among the request steps by the pipeline configuration. */
+    @Bean
+    RunawaySessions runawaySessions(SessionFailures failures, PolicyProperties policy) {
+        return new RunawaySessions(failures, policy.org().turns().stopAfterFailures());
     }
 
     /** Replays the spool at start and then regularly; applies retention hourly. */

@@ -14,8 +14,8 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code /actuator/audit} (admin role): query the trail by user, team, session, container and time,
- * page by page; {@code /actuator/audit/verify} checks the chain; {@code /actuator/audit/export}
+ * {@code /actuator/audit} (admin role): query the trail by user, team, session, container, time and
+ * review flag ({@code flag=env_access}), page by page; {@code /actuator/audit/verify} checks the chain; {@code /actuator/audit/export}
  * returns the same query as JSON Lines.
  */
 @Component
@@ -35,9 +35,9 @@ class AuditEndpoint {
 
     @ReadOperation
     AuditPage query(@Nullable String user, @Nullable String team, @Nullable String session, @Nullable String container,
-                    @Nullable String since, @Nullable String until, @Nullable String kind, @Nullable Integer limit,
-                    @Nullable Long after) {
-        List<StoredRecord> records = store.query(filter(user, team, session, container, since, until, kind, limit, after));
+                    @Nullable String since, @Nullable String until, @Nullable String kind, @Nullable String flag,
+                    @Nullable Integer limit, @Nullable Long after) {
+        List<StoredRecord> records = store.query(filter(user, team, session, container, since, until, kind, flag, limit, after));
         int requested = limit == null ? DEFAULT_LIMIT : limit;
         Long next = records.size() == Math.min(requested, MAX_LIMIT) && !records.isEmpty() ? records.getLast().seq() : null;
         return new AuditPage(records, next);
@@ -47,12 +47,12 @@ class AuditEndpoint {
     @ReadOperation(produces = {"application/json", "application/x-ndjson"})
     Object action(@Selector String action, @Nullable String user, @Nullable String team, @Nullable String session,
                   @Nullable String container, @Nullable String since, @Nullable String until, @Nullable String kind,
-                  @Nullable Integer limit) {
+                  @Nullable String flag, @Nullable Integer limit) {
         return switch (action) {
             case "verify" -> store.verify();
             case "export" -> {
                 StringBuilder lines = new StringBuilder();
-                store.forEach(filter(user, team, session, container, since, until, kind, limit, null),
+                store.forEach(filter(user, team, session, container, since, until, kind, flag, limit, null),
                         stored -> lines.append(json.writeValueAsString(stored)).append('\n'));
                 yield lines.toString();
             }
@@ -62,12 +62,17 @@ class AuditEndpoint {
     }
 
     private static AuditQuery filter(String user, String team, String session, String container, String since, String until,
-                                    String kind, Integer limit, Long after) {
+                                    String kind, String flag, Integer limit, Long after) {
         int size = limit == null ? DEFAULT_LIMIT : limit;
         if (size < 1 || size > MAX_LIMIT) {
             throw new InvalidEndpointRequestException("limit must be between 1 and " + MAX_LIMIT, "bad limit");
         }
-        return new AuditQuery(user, team, session, container, instant(since, "since"), instant(until, "until"), kind, after, size);
+        if (flag != null && !AuditRecord.FLAG.matcher(flag).matches()) {
+            throw new InvalidEndpointRequestException("flag must be a flag name such as env_access (lower case letters, digits, '_')",
+                    "bad flag");
+        }
+        return new AuditQuery(user, team, session, container, instant(since, "since"), instant(until, "until"), kind, flag,
+                after, size);
     }
 
     private static Instant instant(String value, String name) {

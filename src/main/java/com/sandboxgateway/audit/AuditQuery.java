@@ -5,8 +5,9 @@ import java.time.Instant;
 /**
  * A filter over the audit trail; {@code null} fields do not filter.
  *
+ * @param flag only records carrying this review flag, e.g. {@code env_access}
  * @param after the cursor: only records after this sequence number
  */
 public record AuditQuery(String user, String team, String session, String container, Instant since, Instant until,
-                         String kind, Long after, int limit) {
+                         String kind, String flag, Long after, int limit) {
 }

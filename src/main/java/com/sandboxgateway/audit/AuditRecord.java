@@ -2,8 +2,10 @@ package com.sandboxgateway.audit;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * One audit entry: an executed code block ({@link Kind#CODE_EXECUTION}) or a policy decision. Never
@@ -15,25 +17,54 @@ import java.util.UUID;
  * @param outputsTruncated the outputs were cut to the configured cap
  * @param details kind-specific facts as a JSON object (refusal code, sanitization counts, ...)
  * @param createdAt truncated to microseconds, the precision both databases keep
+ * @param flags review signals a reviewer should look at ({@code env_access}, {@code instruction_in_data},
+ *        {@code runaway_session}, ...): names only, sorted and distinct, their details in {@code details}
  */
 public record AuditRecord(String recordId, Kind kind, String callId, String requestId, String upstreamRequestId,
                           String user, String team, String session, String responseId, String containerId, String model,
                           String status, String code, String codeSha256, String outputs, boolean outputsTruncated,
-                          String details, Instant createdAt) {
+                          String details, Instant createdAt, List<String> flags) {
 
-    /** What an audit record is about. */
-    public enum Kind { CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION }
+    /** A flag name: lower case letters, digits and '_', as rule files define them. */
+    static final Pattern FLAG = Pattern.compile("[a-z][a-z0-9_]{0,63}");
+
+    /**
+     * What an audit record is about. {@code INJECTION_FINDING}: a file sent inline in a request holds
+     * instructions aimed at a model (uploads carry that flag on their {@code SANITIZATION} record).
+     */
+    public enum Kind { CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION, INJECTION_FINDING }
 
     public AuditRecord {
         Objects.requireNonNull(recordId, "recordId");
         Objects.requireNonNull(kind, "kind");
         createdAt = createdAt.truncatedTo(ChronoUnit.MICROS);
+        flags = flags == null ? List.of() : flags.stream().distinct().sorted().toList();
+        for (String flag : flags) {
+            if (!FLAG.matcher(flag).matches()) {
+                throw new IllegalArgumentException("not a flag name: '" + flag + "'");
+            }
+        }
+    }
+
+    /** A record without flags. */
+    public AuditRecord(String recordId, Kind kind, String callId, String requestId, String upstreamRequestId, String user,
+                       String team, String session, String responseId, String containerId, String model, String status,
+                       String code, String codeSha256, String outputs, boolean outputsTruncated, String details,
+                       Instant createdAt) {
+        this(recordId, kind, callId, requestId, upstreamRequestId, user, team, session, responseId, containerId, model, status,
+                code, codeSha256, outputs, outputsTruncated, details, createdAt, List.of());
     }
 
     /** A policy record (refusal, sanitization, finding) with its facts as JSON. */
     public static AuditRecord policy(Kind kind, String requestId, String user, String team, String session, String status,
                                      String details, Instant at) {
+        return policy(kind, requestId, user, team, session, status, details, at, List.of());
+    }
+
+    /** A policy record carrying review flags. */
+    public static AuditRecord policy(Kind kind, String requestId, String user, String team, String session, String status,
+                                     String details, Instant at, List<String> flags) {
         return new AuditRecord(UUID.randomUUID().toString(), kind, null, requestId, null, user, team, session, null, null, null,
-                status, null, null, null, false, details, at);
+                status, null, null, null, false, details, at, flags);
     }
 }

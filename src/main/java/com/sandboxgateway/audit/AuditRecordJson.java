@@ -1,6 +1,8 @@
 package com.sandboxgateway.audit;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,6 +40,10 @@ final class AuditRecordJson {
         node.put("outputs_truncated", r.outputsTruncated());
         node.put("details", r.details());
         node.put("created_at", r.createdAt().toString());
+        // Only when there are flags: records made before flags existed keep the form they were hashed in.
+        if (!r.flags().isEmpty()) {
+            r.flags().forEach(node.putArray("flags")::add);
+        }
         return node;
     }
 
@@ -46,7 +52,13 @@ final class AuditRecordJson {
                 text(n, "request_id"), text(n, "upstream_request_id"), text(n, "user"), text(n, "team"), text(n, "session"),
                 text(n, "response_id"), text(n, "container_id"), text(n, "model"), text(n, "status"), text(n, "code"),
                 text(n, "code_sha256"), text(n, "outputs"), n.path("outputs_truncated").asBoolean(),
-                text(n, "details"), Instant.parse(text(n, "created_at")));
+                text(n, "details"), Instant.parse(text(n, "created_at")), flags(n.path("flags")));
+    }
+
+    private static List<String> flags(JsonNode array) {
+        List<String> flags = new ArrayList<>();
+        array.forEach(flag -> flags.add(flag.asString()));
+        return flags;
     }
 
     String toString(ObjectNode node) {

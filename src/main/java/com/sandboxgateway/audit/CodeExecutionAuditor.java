@@ -6,34 +6,52 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.HexFormat;
 import java.util.Set;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
 
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
+import com.sandboxgateway.review.CodeFlag;
 import com.sandboxgateway.upstream.SseEvent;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Records every code block the sandbox executed, from whichever answer shows it first: a created,
  * fetched or cancelled response, or a stream's {@code response.output_item.done}. The record is
  * durable before the client sees the call (for streams: before the event that completes it is
- * relayed); a call already recorded is not recorded again.
+ * relayed); a call already recorded is not recorded again. Each record carries its review flags
+ * ({@link CodeReview}) and is counted in {@code gateway.code.executions} and {@code gateway.code.flags}.
  */
 public final class CodeExecutionAuditor implements ResponseInspector {
 
+    private static final Logger log = LoggerFactory.getLogger(CodeExecutionAuditor.class);
     private static final Set<Route> INSPECTED = Set.of(Route.RESPONSES_CREATE, Route.RESPONSE_GET, Route.RESPONSE_CANCEL);
     /** Calls in these states ran to an end; running ones are recorded when an answer shows them finished. */
     private static final Set<String> FINISHED = Set.of("completed", "failed", "incomplete");
 
     private final AuditLog auditLog;
+    private final JdbcAuditStore store;
+    private final CodeReview review;
+    private final MeterRegistry meters;
     private final JsonMapper json;
     private final Clock clock;
     private final int maxOutputChars;
 
-    public CodeExecutionAuditor(AuditLog auditLog, JsonMapper json, Clock clock, int maxOutputChars) {
+    CodeExecutionAuditor(AuditLog auditLog, JdbcAuditStore store, CodeReview review, MeterRegistry meters, JsonMapper json,
+                         Clock clock, int maxOutputChars) {
         this.auditLog = auditLog;
+        this.store = store;
+        this.review = review;
+        this.meters = meters;
         this.json = json;
         this.clock = clock;
         this.maxOutputChars = maxOutputChars;
@@ -79,18 +97,49 @@ public final class CodeExecutionAuditor implements ResponseInspector {
             return;
         }
         String callId = item.path("id").asString(null);
-        if (callId == null || !exchange.firstAuditOf(callId)) {
+        if (callId == null || !exchange.firstAuditOf(callId) || recordedBefore(callId)) {
             return;
         }
         String code = item.path("code").asString("");
+        String status = item.path("status").asString();
         String outputs = item.path("outputs").isMissingNode() || item.path("outputs").isNull()
                 ? null : json.writeValueAsString(item.path("outputs"));
         boolean truncated = outputs != null && outputs.length() > maxOutputChars;
-        auditLog.record(new AuditRecord(java.util.UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION, callId,
-                exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), exchange.principal().team(),
+        CodeReview.Result reviewed = review.review(exchange, item, code);
+        String team = exchange.principal().team();
+        auditLog.record(new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION, callId,
+                exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,
                 exchange.session(), exchange.responseId(), item.path("container_id").asString(null), exchange.model(),
-                item.path("status").asString(), code, sha256(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
-                truncated, truncated ? "{\"outputs_cap_chars\":" + maxOutputChars + "}" : null, clock.instant()));
+                status, code, sha256(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
+                truncated, details(reviewed, truncated), clock.instant(), reviewed.names()));
+        meters.counter("gateway.code.executions", "team", team, "status", status).increment();
+        reviewed.names().forEach(flag -> meters.counter("gateway.code.flags", "flag", flag, "team", team).increment());
+    }
+
+    /** A call another answer (a stream, an earlier fetch) already recorded is neither reviewed nor counted again. */
+    private boolean recordedBefore(String callId) {
+        try {
+            return store.holdsCall(callId);
+        } catch (DataAccessException | TransactionException e) {
+            return false; // the store is down; the record goes to the spool, whose replay stores a call once
+        }
+    }
+
+    /** Outcome, failure streak and flag details (hosts, paths, files; never the code's strings otherwise). */
+    private String details(CodeReview.Result reviewed, boolean truncated) {
+        ObjectNode details = json.createObjectNode();
+        details.put("outcome", reviewed.outcome().name().toLowerCase(java.util.Locale.ROOT));
+        details.put(SessionFailures.FIELD, reviewed.failuresInARow());
+        if (!reviewed.flags().isEmpty()) {
+            var flags = details.putArray("flags");
+            for (CodeFlag flag : reviewed.flags()) {
+                flags.addObject().put("flag", flag.flag()).put("detail", flag.detail());
+            }
+        }
+        if (truncated) {
+            details.put("outputs_cap_chars", maxOutputChars);
+        }
+        return json.writeValueAsString(details);
     }
 
     private static String sha256(String code) {

@@ -5,8 +5,10 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -63,10 +65,10 @@ final class JdbcAuditStore {
         jdbc.sql("""
                 INSERT INTO audit_record (seq, record_id, kind, call_id, request_id, upstream_request_id, user_name, team,
                     session_id, response_id, container_id, model, status, code, code_sha256, outputs, outputs_truncated,
-                    details, created_at, prev_hash, hash)
+                    details, created_at, prev_hash, hash, flags)
                 VALUES (:seq, :record_id, :kind, :call_id, :request_id, :upstream_request_id, :user_name, :team,
                     :session_id, :response_id, :container_id, :model, :status, :code, :code_sha256, :outputs,
-                    :outputs_truncated, :details, :created_at, :prev_hash, :hash)""")
+                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags)""")
                 .param("seq", seq).param("record_id", r.recordId()).param("kind", r.kind().name())
                 .param("call_id", r.callId()).param("request_id", r.requestId())
                 .param("upstream_request_id", r.upstreamRequestId()).param("user_name", r.user()).param("team", r.team())
@@ -75,6 +77,7 @@ final class JdbcAuditStore {
                 .param("code_sha256", r.codeSha256()).param("outputs", r.outputs())
                 .param("outputs_truncated", r.outputsTruncated()).param("details", r.details())
                 .param("created_at", Timestamp.from(r.createdAt())).param("prev_hash", previous).param("hash", hash)
+                .param("flags", r.flags().isEmpty() ? null : "," + String.join(",", r.flags()) + ",")
                 .update();
     }
 
@@ -87,6 +90,11 @@ final class JdbcAuditStore {
         filter(sql, params, "session_id", "session", query.session());
         filter(sql, params, "container_id", "container", query.container());
         filter(sql, params, "kind", "kind", query.kind());
+        if (query.flag() != null) {
+            // Stored as ",env_access,http_client,"; '_' is a LIKE wildcard, so it is escaped.
+            sql.append(" AND flags LIKE :flag ESCAPE '!'");
+            params.put("flag", "%," + query.flag().replace("!", "!!").replace("_", "!_").replace("%", "!%") + ",%");
+        }
         if (query.since() != null) {
             sql.append(" AND created_at >= :since");
             params.put("since", Timestamp.from(query.since()));
@@ -168,7 +176,7 @@ final class JdbcAuditStore {
         Long after = query.after();
         while (true) {
             List<StoredRecord> page = query(new AuditQuery(query.user(), query.team(), query.session(), query.container(),
-                    query.since(), query.until(), query.kind(), after, VERIFY_PAGE));
+                    query.since(), query.until(), query.kind(), query.flag(), after, VERIFY_PAGE));
             page.forEach(sink);
             if (page.size() < VERIFY_PAGE) {
                 return;
@@ -177,13 +185,29 @@ final class JdbcAuditStore {
         }
     }
 
+    /** Whether the record of this code-interpreter call is stored already. */
+    boolean holdsCall(String callId) {
+        return stored("call_id", callId);
+    }
+
+    /** The details of the session's latest code-execution record, if it has one. */
+    Optional<String> latestCodeDetails(String session) {
+        return jdbc.sql("""
+                SELECT details FROM audit_record WHERE session_id = :session AND kind = 'CODE_EXECUTION'
+                ORDER BY seq DESC LIMIT 1""").param("session", session).query(String.class).optional();
+    }
+
+    private static List<String> flags(String stored) {
+        return stored == null ? List.of() : Arrays.stream(stored.split(",")).filter(flag -> !flag.isEmpty()).toList();
+    }
+
     private static StoredRecord map(ResultSet row, int rowNumber) throws SQLException {
         AuditRecord record = new AuditRecord(row.getString("record_id"), AuditRecord.Kind.valueOf(row.getString("kind")),
                 row.getString("call_id"), row.getString("request_id"), row.getString("upstream_request_id"),
                 row.getString("user_name"), row.getString("team"), row.getString("session_id"), row.getString("response_id"),
                 row.getString("container_id"), row.getString("model"), row.getString("status"), row.getString("code"),
                 row.getString("code_sha256"), row.getString("outputs"), row.getBoolean("outputs_truncated"),
-                row.getString("details"), row.getTimestamp("created_at").toInstant());
+                row.getString("details"), row.getTimestamp("created_at").toInstant(), flags(row.getString("flags")));
         return new StoredRecord(row.getLong("seq"), record, row.getString("prev_hash"), row.getString("hash"));
     }
 

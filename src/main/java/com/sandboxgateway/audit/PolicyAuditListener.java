@@ -1,5 +1,7 @@
 package com.sandboxgateway.audit;
 
+import java.util.List;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.event.EventListener;
@@ -7,6 +9,9 @@ import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.proxy.RequestRefused;
+import com.sandboxgateway.sanitize.InjectionScreening;
+import com.sandboxgateway.sanitize.InstructionsFound;
+import com.sandboxgateway.sanitize.PlantedInstruction;
 import com.sandboxgateway.sanitize.UploadSanitized;
 import com.sandboxgateway.secrets.SensitiveDataFound;
 
@@ -14,8 +19,9 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Turns policy decisions into audit records: refusals and sanitized uploads (counts and column names,
- * never values).
+ * Turns policy decisions into audit records: refusals, sanitized uploads (counts and column names,
+ * never values) and instructions found in uploaded data (flag {@code instruction_in_data}: rule,
+ * category, line and column, never the text).
  */
 @Component
 class PolicyAuditListener {
@@ -69,7 +75,31 @@ class PolicyAuditListener {
         upload.report().pseudonymized().forEach(details.putArray("pseudonymized")::add);
         details.put("rows", upload.report().rows());
         details.put("key_id", upload.report().keyId());
+        if (upload.instructionsFound() > 0) {
+            instructions(details, upload.instructions(), upload.instructionsFound());
+        }
         auditLog.record(AuditRecord.policy(AuditRecord.Kind.SANITIZATION, upload.requestId(), upload.principal().user(),
-                upload.principal().team(), null, "sanitized", json.writeValueAsString(details), upload.at()));
+                upload.principal().team(), null, "sanitized", json.writeValueAsString(details), upload.at(),
+                upload.instructionsFound() > 0 ? List.of(InjectionScreening.FLAG) : List.of()));
+    }
+
+    /** A file sent inline in a response request held instructions; it was let through (report), so the audit flags it. */
+    @EventListener
+    void on(InstructionsFound found) {
+        ObjectNode details = json.createObjectNode();
+        details.put("location", found.location());
+        details.put("filename", found.filename());
+        instructions(details, found.instructions(), found.total());
+        auditLog.record(AuditRecord.policy(AuditRecord.Kind.INJECTION_FINDING, found.requestId(), found.principal().user(),
+                found.principal().team(), null, "reported", json.writeValueAsString(details), found.at(),
+                List.of(InjectionScreening.FLAG)));
+    }
+
+    private static void instructions(ObjectNode details, List<PlantedInstruction> found, long total) {
+        ObjectNode instructions = details.putObject("instructions");
+        instructions.put("total", total);
+        var list = instructions.putArray("found");
+        found.forEach(instruction -> list.addObject().put("rule", instruction.ruleId()).put("category", instruction.category())
+                .put("line", instruction.line()).put("column", instruction.column()));
     }
 }

@@ -12,6 +12,10 @@ import org.springframework.transaction.TransactionException;
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
 /**
  * Writes to the database, falls back to the spool when the database fails, and replays the spool in
  * order once the database answers again. While anything is spooled, new records queue behind it, so
@@ -26,11 +30,28 @@ public final class SpoolingAuditLog implements AuditLog {
     private final AuditSpool spool;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile long spooled;
+    private final Counter stored;
+    private final Counter spooledWrites;
+    private final Counter failed;
+    private final Counter replays;
 
-    SpoolingAuditLog(JdbcAuditStore store, AuditSpool spool) {
+    /** @param meters gets {@code gateway.audit.writes} (by outcome), {@code gateway.audit.spool.depth}, {@code gateway.audit.replays} */
+    SpoolingAuditLog(JdbcAuditStore store, AuditSpool spool, MeterRegistry meters) {
         this.store = store;
         this.spool = spool;
         this.spooled = Math.max(0, spool.depth());
+        this.stored = writes(meters, "stored");
+        this.spooledWrites = writes(meters, "spooled");
+        this.failed = writes(meters, "failed");
+        this.replays = Counter.builder("gateway.audit.replays").description("Spooled audit records replayed into the store")
+                .register(meters);
+        Gauge.builder("gateway.audit.spool.depth", this, SpoolingAuditLog::spoolDepth)
+                .description("Audit records waiting in the local spool for the store").register(meters);
+    }
+
+    private static Counter writes(MeterRegistry meters, String outcome) {
+        return Counter.builder("gateway.audit.writes").description("Audit records written, by where they went")
+                .tag("outcome", outcome).register(meters);
     }
 
     @Override
@@ -38,6 +59,7 @@ public final class SpoolingAuditLog implements AuditLog {
         if (spooled == 0) {
             try {
                 store.append(record);
+                stored.increment();
                 return;
             } catch (DataAccessException | TransactionException e) {
                 log.warn("Audit store unreachable ({}); spooling audit records until it is back", e.getClass().getSimpleName());
@@ -47,7 +69,9 @@ public final class SpoolingAuditLog implements AuditLog {
         try {
             spool.append(record);
             spooled++;
+            spooledWrites.increment();
         } catch (IOException e) {
+            failed.increment();
             log.error("Audit record could be written neither to the database nor to the spool", e);
             throw new GatewayException(ErrorCode.AUDIT_UNAVAILABLE,
                     "The gateway cannot record this request in its audit trail right now, so it does not proceed. Retry shortly.");
@@ -69,6 +93,7 @@ public final class SpoolingAuditLog implements AuditLog {
             }
             spool.clear();
             spooled = 0;
+            replays.increment(records.size());
             log.info("Replayed {} spooled audit records into the audit store", records.size());
         } catch (DataAccessException | TransactionException e) {
             log.debug("Audit store still unreachable; {} records stay spooled", spooled);

@@ -28,11 +28,12 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      * @param rateLimit requests per minute per user and per team
      * @param turns executed code blocks per session and per user and day
      * @param spend the daily spend cap of each team
+     * @param injection what to do with uploaded data that holds instructions aimed at a model
      */
     public record Org(@DefaultValue Files files, @DefaultValue Sanitization sanitization, @DefaultValue Network network,
                       @DefaultValue Containers containers, @DefaultValue Tools tools, @DefaultValue Secrets secrets,
                       @DefaultValue Pii pii, @DefaultValue RateLimit rateLimit, @DefaultValue Turns turns,
-                      @DefaultValue Spend spend) {
+                      @DefaultValue Spend spend, @DefaultValue Injection injection) {
     }
 
     /**
@@ -52,9 +53,25 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      *
      * @param maxPerSession turns one session may execute in all
      * @param maxPerUserPerDay turns one user may execute per day (UTC)
+     * @param stopAfterFailures a session whose last this many code blocks all failed is stopped: new
+     *        responses in it are refused ({@code turn_budget_exhausted}); 0 never stops a session
      */
-    public record Turns(@DefaultValue("20") int maxPerSession, @DefaultValue("500") int maxPerUserPerDay) {
+    public record Turns(@DefaultValue("20") int maxPerSession, @DefaultValue("500") int maxPerUserPerDay,
+                        @DefaultValue("0") int stopAfterFailures) {
     }
+
+    /**
+     * Text in uploaded data (CSV/TSV cells, JSON Lines string values, text files, inline
+     * {@code input_file.file_data}) that reads like an instruction aimed at a model.
+     *
+     * @param action {@code report}: send the file, flag its audit record and answer {@code X-Gateway-Flags};
+     *        {@code block}: refuse it ({@code instruction_in_data}) naming line and column
+     */
+    public record Injection(@DefaultValue("report") InjectionAction action) {
+    }
+
+    /** What to do with instructions found in uploaded data. */
+    public enum InjectionAction { REPORT, BLOCK }
 
     /** @param maxUsdPerTeamPerDay estimated spend after which a team's paid requests are refused until midnight UTC */
     public record Spend(@DefaultValue("50") BigDecimal maxUsdPerTeamPerDay) {

@@ -1,6 +1,9 @@
 /**
- * Review signals, without Spring and without I/O beyond reading rule files: things a reviewer should
- * look at, recorded beside the audit, never a block by themselves.
+ * Review signals, without I/O beyond reading rule files: things a reviewer should look at, recorded
+ * with the audit. The detectors are plain classes; only {@code ReviewConfiguration} knows Spring, building
+ * them once from {@link com.sandboxgateway.review.ReviewProperties} ({@code gateway.review}). Uploads
+ * ({@code sanitize/}) and executed code ({@code audit/}) call them; whether a finding blocks is policy
+ * ({@code gateway.policy.org.injection.action}), not theirs.
  *
  * <ul>
  *   <li>{@link com.sandboxgateway.review.InjectionDetector} finds instruction-like text planted in

@@ -41,13 +41,20 @@ final class CsvSanitizer {
     private char[] scratch = new char[256];
 
     private final TextGuard guard;
+    private final InstructionCheck instructions;
 
-    /** @param guard scans the cells no column rule rewrites for credentials and personal data; null: none */
-    CsvSanitizer(char delimiter, SanitizationRules rules, Pseudonymizer.Session pseudonyms, TextGuard guard) {
+    /**
+     * @param guard scans the cells no column rule rewrites for credentials and personal data; null: none
+     * @param instructions checks the cells that go upstream as text (header included) for instructions
+     *        aimed at a model; null: none
+     */
+    CsvSanitizer(char delimiter, SanitizationRules rules, Pseudonymizer.Session pseudonyms, TextGuard guard,
+                 InstructionCheck instructions) {
         this.delimiter = delimiter;
         this.rules = rules;
         this.pseudonyms = pseudonyms;
         this.guard = guard;
+        this.instructions = instructions;
         this.format = delimiter == '\t' ? "tsv" : "csv";
     }
 
@@ -187,6 +194,9 @@ final class CsvSanitizer {
                 value = pseudonyms.pseudonym(value);
             } else if (line > 0 && guard != null) {
                 value = guard.guard(value, () -> "file line " + line + " column " + column.name, true);
+            }
+            if (instructions != null && !(line > 0 && column.pseudonymize)) {
+                instructions.check(value, line > 0 ? line : 1, i + 1);
             }
             writeCell(out, value);
         }

@@ -34,13 +34,19 @@ final class JsonLinesSanitizer {
     private final JsonMapper json;
 
     private final TextGuard guard;
+    private final InstructionCheck instructions;
 
-    /** @param guard scans string values no key rule rewrites for credentials and personal data; null: none */
-    JsonLinesSanitizer(SanitizationRules rules, Pseudonymizer.Session pseudonyms, JsonMapper json, TextGuard guard) {
+    /**
+     * @param guard scans string values no key rule rewrites for credentials and personal data; null: none
+     * @param instructions checks the string values that go upstream for instructions aimed at a model; null: none
+     */
+    JsonLinesSanitizer(SanitizationRules rules, Pseudonymizer.Session pseudonyms, JsonMapper json, TextGuard guard,
+                       InstructionCheck instructions) {
         this.rules = rules;
         this.pseudonyms = pseudonyms;
         this.json = json;
         this.guard = guard;
+        this.instructions = instructions;
     }
 
     SanitizationReport sanitize(InputStream in, OutputStream outStream) throws IOException {
@@ -88,7 +94,9 @@ final class JsonLinesSanitizer {
         ObjectNode object = parse(text, lineNumber);
         Set<String> present = new LinkedHashSet<>();
         List<String> keys = new ArrayList<>(object.propertyNames());
+        int position = 0;
         for (String key : keys) {
+            position++;
             String column = ColumnNames.normalize(key);
             present.add(column);
             if (rules.drops(column)) {
@@ -101,8 +109,13 @@ final class JsonLinesSanitizer {
                     object.put(key, pseudonyms.pseudonym(plain));
                 }
                 pseudonymized.add(column);
-            } else if (guard != null) {
-                object.set(key, guarded(object.get(key), lineNumber, key));
+            } else {
+                if (guard != null) {
+                    object.set(key, guarded(object.get(key), lineNumber, key));
+                }
+                if (instructions != null) {
+                    checkStrings(object.get(key), lineNumber, position);
+                }
             }
         }
         Set<String> missing = new LinkedHashSet<>(rules.required());
@@ -132,6 +145,17 @@ final class JsonLinesSanitizer {
             }
         }
         return value;
+    }
+
+    /** Every string value under a top-level key, reported at that key's position in the line's object. */
+    private void checkStrings(JsonNode value, long lineNumber, int position) {
+        if (value.isString()) {
+            instructions.check(value.asString(), lineNumber, position);
+        } else if (value.isContainer()) {
+            for (JsonNode child : value) {
+                checkStrings(child, lineNumber, position);
+            }
+        }
     }
 
     private ObjectNode parse(StringBuilder text, long lineNumber) {

@@ -48,13 +48,15 @@ public final class UploadSanitizer implements RequestStep {
     private final PolicyProperties.PiiAction pii;
     private final JsonMapper json;
     private final ApplicationEventPublisher events;
+    private final InjectionScreening injection;
 
     /**
      * @param pseudonymizer null when the policy pseudonymizes nothing
      * @param guards a fresh guard per upload, scanning for credentials and personal data
+     * @param injection checks the text that goes upstream for instructions aimed at a model
      */
     public UploadSanitizer(PolicyProperties policy, Pseudonymizer pseudonymizer, Supplier<TextGuard> guards,
-                           SecretScanner scanner, JsonMapper json, ApplicationEventPublisher events) {
+                           SecretScanner scanner, JsonMapper json, ApplicationEventPublisher events, InjectionScreening injection) {
         this.files = policy.org().files();
         this.sanitization = policy.org().sanitization();
         this.secrets = policy.org().secrets().action();
@@ -64,6 +66,7 @@ public final class UploadSanitizer implements RequestStep {
         this.scanner = scanner;
         this.json = json;
         this.events = events;
+        this.injection = injection;
     }
 
     @Override
@@ -81,21 +84,25 @@ public final class UploadSanitizer implements RequestStep {
         SanitizationRules rules = rules(profile);
         multipart.upload().onFile((headers, content, out) -> {
             TextGuard guard = guards.get();
-            SanitizationReport report = sanitize(headers, content, out, rules, guard);
+            InstructionCheck instructions = injection.forFile(exchange.principal().team());
+            SanitizationReport report = sanitize(headers, content, out, rules, guard, instructions);
             if (!guard.findings().isEmpty()) {
                 events.publishEvent(new SensitiveDataFound(exchange.requestId(), exchange.principal(), guard.findings(),
                         guard.handling(), java.time.Instant.now()));
             }
             exchange.addResponseHeader(GatewayHeaders.SANITIZED, report.header());
+            if (instructions.header() != null) {
+                exchange.addResponseHeader(InjectionScreening.FLAGS_HEADER, instructions.header());
+            }
             log.info("Sanitized upload for {}/{}: {}", exchange.principal().team(), exchange.principal().user(), report.header());
             events.publishEvent(new UploadSanitized(exchange.requestId(), exchange.principal(), headers.filename(), report,
-                    java.time.Instant.now()));
+                    instructions.found(), instructions.total(), java.time.Instant.now()));
         });
         return Decision.PROCEED;
     }
 
     private SanitizationReport sanitize(PartHeaders headers, InputStream content, OutputStream out, SanitizationRules rules,
-                                        TextGuard guard) throws IOException {
+                                        TextGuard guard, InstructionCheck instructions) throws IOException {
         FileFormat format = FileFormat.byName(headers.filename(), files.opaqueExtensions());
         if (format == null) {
             throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "The file '" + headers.filename()
@@ -112,12 +119,15 @@ public final class UploadSanitizer implements RequestStep {
                     + "' does not match its extension: " + contradiction + ".");
         }
         return switch (format) {
-            case CSV -> new CsvSanitizer(',', rules, pseudonyms(), guard).sanitize(in, out);
-            case TSV -> new CsvSanitizer('\t', rules, pseudonyms(), guard).sanitize(in, out);
-            case JSONL -> new JsonLinesSanitizer(rules, pseudonyms(), json, guard).sanitize(in, out);
+            case CSV -> new CsvSanitizer(',', rules, pseudonyms(), guard, instructions).sanitize(in, out);
+            case TSV -> new CsvSanitizer('\t', rules, pseudonyms(), guard, instructions).sanitize(in, out);
+            case JSONL -> new JsonLinesSanitizer(rules, pseudonyms(), json, guard, instructions).sanitize(in, out);
             case OPAQUE -> {
                 if (FileFormat.isText(headers.filename())) {
-                    new TextFileGuard(scanner, secrets, pii, guard).copy(in, out);
+                    TextLinesChecked checked = new TextLinesChecked(out, instructions);
+                    new TextFileGuard(scanner, secrets, pii, guard).copy(in, checked);
+                    checked.flush();
+                    checked.finish();
                 } else {
                     in.transferTo(out);
                 }

@@ -81,7 +81,7 @@ class CodeExecutionAuditTest extends GatewayIntegrationTest {
         AuditRecord record = recordOf(call);
         assertThat(record.code()).isEqualTo(EXAMPLE_CODE);
         assertThat(record.responseId()).isEqualTo(response);
-        assertThat(store.query(new AuditQuery(null, null, null, null, null, null, null, null, 100_000)))
+        assertThat(store.query(new AuditQuery(null, null, null, null, null, null, null, null, null, 100_000)))
                 .filteredOn(stored -> call.equals(stored.record().callId())).hasSize(1);
     }
 
@@ -100,7 +100,7 @@ class CodeExecutionAuditTest extends GatewayIntegrationTest {
         sdk(ALICE_KEY).responses().retrieve(response);
 
         assertThat(recordOf(call).code()).isEqualTo(EXAMPLE_CODE);
-        assertThat(store.query(new AuditQuery(null, null, null, null, null, null, null, null, 100_000)))
+        assertThat(store.query(new AuditQuery(null, null, null, null, null, null, null, null, null, 100_000)))
                 .filteredOn(stored -> call.equals(stored.record().callId())).hasSize(1);
         openAi.verify(getRequestedFor(urlPathEqualTo("/v1/responses/" + response))
                 .withQueryParam("include[]", equalTo("code_interpreter_call.outputs")));
@@ -125,7 +125,7 @@ class CodeExecutionAuditTest extends GatewayIntegrationTest {
         sdk(BOB_KEY).files().create(FileCreateParams.builder().purpose(FilePurpose.USER_DATA)
                 .file(Files.writeString(dir.resolve("orders.csv"), "customer_id,customer_ssn\nC-77,123-45-6789\n")).build());
 
-        List<StoredRecord> bobs = store.query(new AuditQuery("bob", "finance", null, null, null, null, null, null, 100_000));
+        List<StoredRecord> bobs = store.query(new AuditQuery("bob", "finance", null, null, null, null, null, null, null, 100_000));
         assertThat(bobs).anySatisfy(stored -> {
             assertThat(stored.record().kind()).isEqualTo(AuditRecord.Kind.POLICY_REFUSAL);
             assertThat(stored.record().status()).isEqualTo("route_not_allowed");
@@ -145,7 +145,7 @@ class CodeExecutionAuditTest extends GatewayIntegrationTest {
     }
 
     private AuditRecord findRecord(String call) {
-        return store.query(new AuditQuery(null, null, null, null, null, null, null, null, 100_000)).stream()
+        return store.query(new AuditQuery(null, null, null, null, null, null, null, null, null, 100_000)).stream()
                 .filter(stored -> call.equals(stored.record().callId())).map(StoredRecord::record).findFirst().orElse(null);
     }
 }

@@ -60,7 +60,7 @@ class JdbcAuditStoreTest {
 
         assertThat(store.append(execution(call))).isTrue();
         assertThat(store.append(execution(call))).isFalse();
-        assertThat(store.query(new AuditQuery(null, null, null, null, null, null, null, null, 10_000)))
+        assertThat(store.query(new AuditQuery(null, null, null, null, null, null, null, null, null, 10_000)))
                 .filteredOn(stored -> call.equals(stored.record().callId())).hasSize(1);
     }
 
@@ -107,7 +107,7 @@ class JdbcAuditStoreTest {
         assertThat(store.deleteOlderThan(Instant.parse("2021-01-01T00:00:00Z"))).isGreaterThanOrEqualTo(3);
 
         assertThat(store.verify().intact()).isTrue();
-        assertThat(store.query(new AuditQuery(null, null, null, null, null, Instant.parse("2021-01-01T00:00:00Z"), null, null, 10)))
+        assertThat(store.query(new AuditQuery(null, null, null, null, null, Instant.parse("2021-01-01T00:00:00Z"), null, null, null, 10)))
                 .isEmpty();
     }
 

@@ -17,6 +17,7 @@ import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.support.TcpProxy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The audit trail survives the database going away: PostgreSQL is cut off through a TCP proxy. */
@@ -29,7 +30,8 @@ class SpoolingAuditLogTest {
         try (TcpProxy proxy = new TcpProxy(5432)) {
             DataSource dataSource = AuditStores.postgres("audit_outage_test", proxy.port());
             JdbcAuditStore store = AuditStores.store(dataSource);
-            SpoolingAuditLog auditLog = new SpoolingAuditLog(store, new AuditSpool(spoolDir, json));
+            SpoolingAuditLog auditLog = new SpoolingAuditLog(store, new AuditSpool(spoolDir, json),
+                    new SimpleMeterRegistry());
             String run = UUID.randomUUID().toString();
 
             for (int i = 0; i < 1000; i++) {
@@ -59,13 +61,15 @@ class SpoolingAuditLogTest {
         try (TcpProxy proxy = new TcpProxy(5432)) {
             DataSource dataSource = AuditStores.postgres("audit_restart_test", proxy.port());
             proxy.cut();
-            SpoolingAuditLog beforeCrash = new SpoolingAuditLog(AuditStores.store(dataSource), new AuditSpool(spoolDir, json));
+            SpoolingAuditLog beforeCrash = new SpoolingAuditLog(AuditStores.store(dataSource), new AuditSpool(spoolDir, json),
+                    new SimpleMeterRegistry());
             for (int i = 0; i < 10; i++) {
                 beforeCrash.record(JdbcAuditStoreTest.execution("restart-" + i));
             }
             proxy.start();
 
-            SpoolingAuditLog afterRestart = new SpoolingAuditLog(AuditStores.store(dataSource), new AuditSpool(spoolDir, json));
+            SpoolingAuditLog afterRestart = new SpoolingAuditLog(AuditStores.store(dataSource), new AuditSpool(spoolDir, json),
+                    new SimpleMeterRegistry());
             assertThat(afterRestart.spoolDepth()).isEqualTo(10);
             afterRestart.replay();
 
@@ -81,7 +85,8 @@ class SpoolingAuditLogTest {
         try (TcpProxy proxy = new TcpProxy(5432)) {
             DataSource dataSource = AuditStores.postgres("audit_closed_test", proxy.port());
             Path spoolDir = Files.createDirectories(dir.resolve("spool"));
-            SpoolingAuditLog auditLog = new SpoolingAuditLog(AuditStores.store(dataSource), new AuditSpool(spoolDir, json));
+            SpoolingAuditLog auditLog = new SpoolingAuditLog(AuditStores.store(dataSource), new AuditSpool(spoolDir, json),
+                    new SimpleMeterRegistry());
             proxy.cut();
             Files.delete(spoolDir);
             Files.writeString(spoolDir, "a file where the spool directory should be");

@@ -20,8 +20,9 @@ class TeamPoliciesTest {
             new PolicyProperties.Containers(List.of("1g", "4g"), 20),
             new PolicyProperties.Tools(List.of("code_interpreter", "function")),
             new PolicyProperties.Secrets(PolicyProperties.SecretsAction.BLOCK), new PolicyProperties.Pii(PolicyProperties.PiiAction.REPORT),
-            new PolicyProperties.RateLimit(60, 10, 600), new PolicyProperties.Turns(20, 500),
-            new PolicyProperties.Spend(new BigDecimal("50")));
+            new PolicyProperties.RateLimit(60, 10, 600), new PolicyProperties.Turns(20, 500, 0),
+            new PolicyProperties.Spend(new BigDecimal("50")),
+            new PolicyProperties.Injection(PolicyProperties.InjectionAction.REPORT));
 
     @Test
     void shouldGiveATeamWithoutSettingsTheOrgPolicy() {
@@ -68,7 +69,7 @@ class TeamPoliciesTest {
     void shouldRefuseToStartOnAnEntryThatIsNotADomain() {
         PolicyProperties.Org broken = new PolicyProperties.Org(ORG.files(), ORG.sanitization(),
                 new PolicyProperties.Network(List.of("https://pypi.org")), ORG.containers(), ORG.tools(), ORG.secrets(), ORG.pii(),
-                ORG.rateLimit(), ORG.turns(), ORG.spend());
+                ORG.rateLimit(), ORG.turns(), ORG.spend(), ORG.injection());
 
         assertThatThrownBy(() -> new TeamPolicies(new PolicyProperties(broken, Map.of())))
                 .hasMessageContaining("gateway.policy.org.network.allowed-domains").hasMessageContaining("https://pypi.org");

@@ -112,7 +112,7 @@ class CsvSanitizerTest {
         byte[] tsv = "id\tssn\tnote\n1\t123\ta,b\n".getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-        SanitizationReport report = new CsvSanitizer('\t', rules(Set.of("ssn"), Set.of()), PSEUDONYMIZER.session(), null)
+        SanitizationReport report = new CsvSanitizer('\t', rules(Set.of("ssn"), Set.of()), PSEUDONYMIZER.session(), null, null)
                 .sanitize(new ByteArrayInputStream(tsv), out);
 
         assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("id\tnote\n1\ta,b\n");
@@ -123,7 +123,7 @@ class CsvSanitizerTest {
     void shouldReportWhatItDidWithTheKeyId() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-        SanitizationReport report = new CsvSanitizer(',', rules(Set.of("ssn"), Set.of("email")), PSEUDONYMIZER.session(), null)
+        SanitizationReport report = new CsvSanitizer(',', rules(Set.of("ssn"), Set.of("email")), PSEUDONYMIZER.session(), null, null)
                 .sanitize(new ByteArrayInputStream("email,ssn\na@b.c,1\n\nd@e.f,2\n".getBytes(StandardCharsets.UTF_8)), out);
 
         assertThat(report.rows()).isEqualTo(2);
@@ -153,7 +153,7 @@ class CsvSanitizerTest {
 
     static String sanitize(byte[] csv, SanitizationRules rules) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new CsvSanitizer(',', rules, PSEUDONYMIZER.session(), null).sanitize(new ByteArrayInputStream(csv), out);
+        new CsvSanitizer(',', rules, PSEUDONYMIZER.session(), null, null).sanitize(new ByteArrayInputStream(csv), out);
         return out.toString(StandardCharsets.UTF_8);
     }
 }

@@ -62,7 +62,7 @@ class JsonLinesSanitizerTest {
 
     private static String sanitize(String jsonl, SanitizationRules rules) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new JsonLinesSanitizer(rules, CsvSanitizerTest.PSEUDONYMIZER.session(), JsonMapper.builder().build(), null)
+        new JsonLinesSanitizer(rules, CsvSanitizerTest.PSEUDONYMIZER.session(), JsonMapper.builder().build(), null, null)
                 .sanitize(new ByteArrayInputStream(jsonl.getBytes(StandardCharsets.UTF_8)), out);
         return out.toString(StandardCharsets.UTF_8);
     }

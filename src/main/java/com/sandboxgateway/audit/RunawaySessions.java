@@ -1,0 +1,38 @@
+package com.sandboxgateway.audit;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.Route;
+import com.sandboxgateway.policy.Decision;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.RequestStep;
+
+/**
+ * Stops a session stuck in a retry loop ({@code gateway.policy.org.turns.stop-after-failures}): once its
+ * last N code blocks all failed, a new response in it is refused with {@code turn_budget_exhausted}.
+ * The count comes from the audit trail, so it holds on every replica. Runs after the turn budget, which
+ * resolves the request's session (and gives its reservation back when this step refuses).
+ */
+public final class RunawaySessions implements RequestStep {
+
+    private final SessionFailures failures;
+    private final int stopAfter;
+
+    /** @param stopAfter failed code blocks in a row that stop a session; 0 never stops one */
+    RunawaySessions(SessionFailures failures, int stopAfter) {
+        this.failures = failures;
+        this.stopAfter = stopAfter;
+    }
+
+    @Override
+    public Decision apply(Exchange exchange) {
+        if (stopAfter <= 0 || exchange.route().route() != Route.RESPONSES_CREATE || exchange.session() == null) {
+            return Decision.PROCEED;
+        }
+        if (failures.inARow(exchange.session()) < stopAfter) {
+            return Decision.PROCEED;
+        }
+        return Decision.reject(ErrorCode.TURN_BUDGET_EXHAUSTED, "This session was stopped after " + stopAfter
+                + " consecutive failed code blocks: the model seems stuck retrying. Start a new session (another "
+                + "X-Gateway-Session, or no previous_response_id) with a changed prompt or data.");
+    }
+}

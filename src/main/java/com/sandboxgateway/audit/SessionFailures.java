@@ -1,0 +1,49 @@
+package com.sandboxgateway.audit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * How many code blocks in a row have failed in a session, read from the audit trail (each code record
+ * keeps the count it made), so every replica sees the same answer without sharing memory.
+ */
+final class SessionFailures {
+
+    static final String FIELD = "failures_in_a_row";
+
+    private static final Logger log = LoggerFactory.getLogger(SessionFailures.class);
+
+    private final JdbcAuditStore store;
+    private final JsonMapper json;
+
+    SessionFailures(JdbcAuditStore store, JsonMapper json) {
+        this.store = store;
+        this.json = json;
+    }
+
+    /** The count of the session's latest code block; 0 when it succeeded, there is none, or the store cannot answer. */
+    int inARow(String session) {
+        if (session == null) {
+            return 0;
+        }
+        try {
+            return store.latestCodeDetails(session).map(this::count).orElse(0);
+        } catch (DataAccessException | TransactionException e) {
+            log.warn("Audit store unreachable ({}); the failure streak of a session counts from 0", e.getClass().getSimpleName());
+            return 0;
+        }
+    }
+
+    private int count(String details) {
+        try {
+            return json.readTree(details).path(FIELD).asInt(0);
+        } catch (JacksonException e) {
+            return 0;
+        }
+    }
+}
