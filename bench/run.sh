@@ -175,12 +175,19 @@ SIM_PID=$!
 # profile supplies the plain client key sk-gw-dev-alice. An in-memory database keeps runs
 # independent of each other and of a developer's local data. The working directory is OUT_DIR so
 # that anything the gateway writes to relative paths (audit spool, data files) lands there rather
-# than in the work tree; `exec` keeps $! the JVM's pid.
+# than in the work tree; `exec` keeps $! the JVM's pid. The rate limits and turn budgets are raised
+# far beyond what the load asks, so every request takes the whole path (buckets and budgets are still
+# checked and charged) and none ends early in a 429. GATEWAY_ARGS="--gateway.state.backend=redis"
+# measures the same path with the limits in Redis (127.0.0.1:6379).
 # shellcheck disable=SC2086
 (cd "$OUT_DIR" && exec "$JAVA" $GATEWAY_JAVA_OPTS -jar "$JAR" \
     --server.port="$GW_PORT" --management.server.port="$MGMT_PORT" \
     --gateway.upstream.base-url="$URL_DIRECT" --gateway.upstream.api-key=sk-bench \
     --spring.profiles.active=dev --spring.datasource.url=jdbc:h2:mem:bench \
+    --gateway.policy.org.rate-limit.requests-per-minute=1000000000 --gateway.policy.org.rate-limit.burst=1000000000 \
+    --gateway.policy.org.rate-limit.team-requests-per-minute=1000000000 \
+    --gateway.policy.org.turns.max-per-user-per-day=1000000000 \
+    --gateway.policy.org.spend.max-usd-per-team-per-day=1000000000 \
     $GATEWAY_ARGS) >"$OUT_DIR/gateway.log" 2>&1 &
 GW_PID=$!
 

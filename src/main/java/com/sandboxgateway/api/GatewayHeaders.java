@@ -11,6 +11,8 @@ public final class GatewayHeaders {
     public static final String DATASET_PROFILE = "X-Gateway-Dataset-Profile";
     public static final String TURNS_REMAINING = "X-Gateway-Turns-Remaining";
     public static final String SANITIZED = "X-Gateway-Sanitized";
+    /** Review flags raised by a request, e.g. {@code instruction_in_data=override; line=3; column=3}. */
+    public static final String FLAGS = "X-Gateway-Flags";
     public static final String RATE_LIMIT_LIMIT = "RateLimit-Limit";
     public static final String RATE_LIMIT_REMAINING = "RateLimit-Remaining";
     public static final String RATE_LIMIT_RESET = "RateLimit-Reset";

@@ -9,6 +9,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.state.RedisState;
+import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateProperties;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -26,12 +27,12 @@ class BudgetConfiguration {
 
     @Bean
     TurnBudget turnBudget(Budgets budgets, TeamPolicies teams, StateProperties state, Clock clock, MeterRegistry meters) {
-        return new TurnBudget(budgets, teams, state.onFailure(), clock, meters);
+        return new TurnBudget(budgets, teams, new StateFailures(state.onFailure()), clock, meters);
     }
 
     @Bean
     SpendBudget spendBudget(Budgets budgets, TeamPolicies teams, PricingProperties pricing, StateProperties state, Clock clock,
                             MeterRegistry meters) {
-        return new SpendBudget(budgets, teams, new Pricing(pricing), state.onFailure(), clock, meters);
+        return new SpendBudget(budgets, teams, new Pricing(pricing), new StateFailures(state.onFailure()), clock, meters);
     }
 }

@@ -17,7 +17,7 @@ import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.TeamPolicies;
-import com.sandboxgateway.state.StateProperties;
+import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateUnavailableException;
 import com.sandboxgateway.upstream.SseEvent;
 
@@ -44,18 +44,18 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
     private final BudgetStore store;
     private final TeamPolicies teams;
     private final Pricing pricing;
-    private final StateProperties.OnFailure onFailure;
+    private final StateFailures failures;
     private final Clock clock;
     private final MeterRegistry meters;
 
-    SpendBudget(Budgets budgets, TeamPolicies teams, Pricing pricing, StateProperties.OnFailure onFailure, Clock clock,
+    SpendBudget(Budgets budgets, TeamPolicies teams, Pricing pricing, StateFailures failures, Clock clock,
                 MeterRegistry meters) {
         this.budgets = budgets;
         this.counters = budgets.counters();
         this.store = budgets.store();
         this.teams = teams;
         this.pricing = pricing;
-        this.onFailure = onFailure;
+        this.failures = failures;
         this.clock = clock;
         this.meters = meters;
     }
@@ -70,11 +70,7 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
         try {
             left = counters.remaining(List.of(counter(team, LocalDate.now(clock))));
         } catch (StateUnavailableException e) {
-            log.warn("Spend could not be checked ({}); the request is {}", e.getMessage(),
-                    onFailure == StateProperties.OnFailure.DENY ? "refused" : "served without a cap");
-            return onFailure == StateProperties.OnFailure.DENY ? Decision.reject(ErrorCode.STATE_UNAVAILABLE,
-                    "The gateway cannot check spend budgets right now, so it refuses paid requests until it can. Retry shortly.")
-                    : Decision.PROCEED;
+            return failures.decide("spend caps", e);
         }
         if (left > 0) {
             return Decision.PROCEED;

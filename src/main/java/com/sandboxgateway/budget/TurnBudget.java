@@ -18,7 +18,7 @@ import com.sandboxgateway.policy.RequestStep;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.policy.TurnReservation;
-import com.sandboxgateway.state.StateProperties;
+import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateUnavailableException;
 import com.sandboxgateway.upstream.SseEvent;
 
@@ -44,16 +44,16 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
     private final Counters counters;
     private final BudgetStore store;
     private final TeamPolicies teams;
-    private final StateProperties.OnFailure onFailure;
+    private final StateFailures failures;
     private final Clock clock;
     private final MeterRegistry meters;
 
-    TurnBudget(Budgets budgets, TeamPolicies teams, StateProperties.OnFailure onFailure, Clock clock, MeterRegistry meters) {
+    TurnBudget(Budgets budgets, TeamPolicies teams, StateFailures failures, Clock clock, MeterRegistry meters) {
         this.budgets = budgets;
         this.counters = budgets.counters();
         this.store = budgets.store();
         this.teams = teams;
-        this.onFailure = onFailure;
+        this.failures = failures;
         this.clock = clock;
         this.meters = meters;
     }
@@ -80,11 +80,7 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
         try {
             grant = counters.reserve(counters(user, session, day, limits), wanted);
         } catch (StateUnavailableException e) {
-            log.warn("Turn budgets could not be checked ({}); the request is {}", e.getMessage(),
-                    onFailure == StateProperties.OnFailure.DENY ? "refused" : "served without a budget");
-            return onFailure == StateProperties.OnFailure.DENY ? Decision.reject(ErrorCode.STATE_UNAVAILABLE,
-                    "The gateway cannot check turn budgets right now, so it refuses requests until it can. Retry shortly.")
-                    : Decision.PROCEED;
+            return failures.decide("turn budgets", e);
         }
         long left = session == null ? Math.min(grant.left(), limits.turnsPerSession() - grant.granted()) : grant.left();
         exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(Math.max(0, left)));
@@ -116,8 +112,8 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             } else {
                 runsInBackground(exchange, response.path("id").asString(null));
             }
-        } else if (ResponseObjects.isTerminal(response)) {
-            settleLater(exchange, response);
+        } else {
+            fetched(exchange, response);
         }
         return response;
     }
@@ -206,15 +202,19 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
         }
     }
 
-    /** A background response fetched or cancelled once it finished: its pending charge is settled, once. */
-    private void settleLater(Exchange exchange, JsonNode response) {
+    /**
+     * A response fetched or cancelled: it belongs to the session it was created in (so its code is audited
+     * there), and a background response that finished has its pending charge settled, once.
+     */
+    private void fetched(Exchange exchange, JsonNode response) {
         String responseId = response.path("id").asString(null);
         String user = exchange.principal().user();
         try {
             store.turnCharge(responseId, user).ifPresent(charge -> {
                 List<Counter> chargeCounters = counters(user, charge.session(), charge.day(),
                         teams.of(exchange.principal().team()).limits());
-                if (charge.turns() == null) {
+                exchange.sessionResolved(charge.session());
+                if (charge.turns() == null && ResponseObjects.isTerminal(response)) {
                     int executed = ResponseObjects.codeCalls(response);
                     counters.add(chargeCounters, executed - charge.reserved());
                     if (store.settle(responseId, executed)) {

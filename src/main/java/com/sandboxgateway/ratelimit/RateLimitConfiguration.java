@@ -6,6 +6,7 @@ import org.springframework.context.annotation.Configuration;
 
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.state.RedisState;
+import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateProperties;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,6 +24,6 @@ class RateLimitConfiguration {
 
     @Bean
     RateLimits rateLimits(RateLimiter limiter, TeamPolicies teams, StateProperties state, MeterRegistry meters) {
-        return new RateLimits(limiter, teams, state.onFailure(), meters);
+        return new RateLimits(limiter, teams, new StateFailures(state.onFailure()), meters);
     }
 }

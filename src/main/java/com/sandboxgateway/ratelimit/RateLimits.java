@@ -2,11 +2,6 @@ package com.sandboxgateway.ratelimit;
 
 import java.util.Locale;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import io.micrometer.core.instrument.MeterRegistry;
-
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayHeaders;
 import com.sandboxgateway.policy.Decision;
@@ -14,8 +9,10 @@ import com.sandboxgateway.policy.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
 import com.sandboxgateway.policy.TeamPolicies;
-import com.sandboxgateway.state.StateProperties;
+import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateUnavailableException;
+
+import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The first step of every request: one token from the caller's bucket and one from the team's. The
@@ -24,18 +21,15 @@ import com.sandboxgateway.state.StateUnavailableException;
  */
 public final class RateLimits implements RequestStep {
 
-    private static final Logger log = LoggerFactory.getLogger(RateLimits.class);
-
     private final RateLimiter limiter;
     private final TeamPolicies teams;
-    private final StateProperties.OnFailure onFailure;
+    private final StateFailures failures;
     private final MeterRegistry meters;
 
-    public RateLimits(RateLimiter limiter, TeamPolicies teams, StateProperties.OnFailure onFailure,
-                      MeterRegistry meters) {
+    public RateLimits(RateLimiter limiter, TeamPolicies teams, StateFailures failures, MeterRegistry meters) {
         this.limiter = limiter;
         this.teams = teams;
-        this.onFailure = onFailure;
+        this.failures = failures;
         this.meters = meters;
     }
 
@@ -48,11 +42,7 @@ public final class RateLimits implements RequestStep {
         try {
             take = limiter.take(user, team, limits);
         } catch (StateUnavailableException e) {
-            log.warn("Rate limits could not be checked ({}); the request is {}", e.getMessage(),
-                    onFailure == StateProperties.OnFailure.DENY ? "refused" : "served unmetered");
-            return onFailure == StateProperties.OnFailure.DENY ? Decision.reject(ErrorCode.STATE_UNAVAILABLE,
-                    "The gateway cannot check rate limits right now, so it refuses requests until it can. Retry shortly.")
-                    : Decision.PROCEED;
+            return failures.decide("rate limits", e);
         }
         meters.counter("gateway.ratelimit.decisions", "scope", take.scope().name().toLowerCase(Locale.ROOT),
                 "outcome", take.allowed() ? "allowed" : "denied").increment();

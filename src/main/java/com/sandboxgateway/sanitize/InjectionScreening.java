@@ -14,8 +14,6 @@ public final class InjectionScreening {
 
     /** The flag on audit records and in the header. */
     public static final String FLAG = "instruction_in_data";
-    /** The answer header naming what was found; never the text. */
-    public static final String FLAGS_HEADER = "X-Gateway-Flags";
 
     private final InjectionDetector detector;
     private final boolean block;

@@ -13,6 +13,7 @@ import org.springframework.context.ApplicationEventPublisher;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.api.GatewayHeaders;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
@@ -91,7 +92,7 @@ public final class InlineFileCheck implements RequestStep {
         if (instructions == null || instructions.header() == null) {
             return;
         }
-        exchange.addResponseHeader(InjectionScreening.FLAGS_HEADER, instructions.header());
+        exchange.addResponseHeader(GatewayHeaders.FLAGS, instructions.header());
         events.publishEvent(new InstructionsFound(exchange.requestId(), exchange.principal(), location, filename,
                 instructions.found(), instructions.total(), clock.instant()));
     }

@@ -92,7 +92,7 @@ public final class UploadSanitizer implements RequestStep {
             }
             exchange.addResponseHeader(GatewayHeaders.SANITIZED, report.header());
             if (instructions.header() != null) {
-                exchange.addResponseHeader(InjectionScreening.FLAGS_HEADER, instructions.header());
+                exchange.addResponseHeader(GatewayHeaders.FLAGS, instructions.header());
             }
             log.info("Sanitized upload for {}/{}: {}", exchange.principal().team(), exchange.principal().user(), report.header());
             events.publishEvent(new UploadSanitized(exchange.requestId(), exchange.principal(), headers.filename(), report,
