@@ -51,7 +51,7 @@ final class CodeReview {
     Result review(Exchange exchange, JsonNode call, String code) {
         List<CodeFlag> flags = new ArrayList<>(analyzer.analyze(code, hosts(exchange)));
         CallOutcome outcome = CallOutcome.ofItem(call);
-        int inARow = outcome.isFailure() ? failures.inARow(exchange.session()) + 1 : 0;
+        int inARow = outcome.isFailure() ? failures.inARowOrZero(exchange.principal().user(), exchange.session()) + 1 : 0;
         if (inARow == failureStreak + 1) {
             flags.add(new CodeFlag(RUNAWAY, FAILURES_DETAIL + inARow));
         }

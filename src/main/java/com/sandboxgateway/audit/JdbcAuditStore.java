@@ -191,10 +191,10 @@ final class JdbcAuditStore {
     }
 
     /** The details of the session's latest code-execution record, if it has one. */
-    Optional<String> latestCodeDetails(String session) {
+    Optional<String> latestCodeDetails(String user, String session) {
         return jdbc.sql("""
-                SELECT details FROM audit_record WHERE session_id = :session AND kind = 'CODE_EXECUTION'
-                ORDER BY seq DESC LIMIT 1""").param("session", session).query(String.class).optional();
+                SELECT details FROM audit_record WHERE session_id = :session AND user_name = :user AND kind = 'CODE_EXECUTION'
+                ORDER BY seq DESC LIMIT 1""").param("session", session).param("user", user).query(String.class).optional();
     }
 
     private static List<String> flags(String stored) {

@@ -1,5 +1,8 @@
 package com.sandboxgateway.audit;
 
+import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
+
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
@@ -9,8 +12,9 @@ import com.sandboxgateway.policy.RequestStep;
 /**
  * Stops a session stuck in a retry loop ({@code gateway.policy.org.turns.stop-after-failures}): once its
  * last N code blocks all failed, a new response in it is refused with {@code turn_budget_exhausted}.
- * The count comes from the audit trail, so it holds on every replica. Runs after the turn budget, which
- * resolves the request's session (and gives its reservation back when this step refuses).
+ * The count comes from the audit trail, so it holds on every replica; when the trail cannot be read the
+ * request is refused ({@code audit_unavailable}) rather than let an unchecked session run. Runs after the
+ * turn budget, which resolves the request's session (and gives its reservation back when this step refuses).
  */
 public final class RunawaySessions implements RequestStep {
 
@@ -28,7 +32,14 @@ public final class RunawaySessions implements RequestStep {
         if (stopAfter <= 0 || exchange.route().route() != Route.RESPONSES_CREATE || exchange.session() == null) {
             return Decision.PROCEED;
         }
-        if (failures.inARow(exchange.session()) < stopAfter) {
+        int inARow;
+        try {
+            inARow = failures.inARow(exchange.principal().user(), exchange.session());
+        } catch (DataAccessException | TransactionException e) {
+            return Decision.reject(ErrorCode.AUDIT_UNAVAILABLE, "The gateway cannot read this session's failed code blocks "
+                    + "from the audit store, so it does not run more code in it until it can. Retry shortly.");
+        }
+        if (inARow < stopAfter) {
             return Decision.PROCEED;
         }
         return Decision.reject(ErrorCode.TURN_BUDGET_EXHAUSTED, "This session was stopped after " + stopAfter

@@ -26,13 +26,19 @@ final class SessionFailures {
         this.json = json;
     }
 
-    /** The count of the session's latest code block; 0 when it succeeded, there is none, or the store cannot answer. */
-    int inARow(String session) {
-        if (session == null) {
-            return 0;
-        }
+    /**
+     * The count of the user's session's latest code block; 0 when it succeeded or there is none.
+     *
+     * @throws DataAccessException when the audit store cannot answer
+     */
+    int inARow(String user, String session) {
+        return session == null ? 0 : store.latestCodeDetails(user, session).map(this::count).orElse(0);
+    }
+
+    /** {@link #inARow}, or 0 when the store cannot answer: for flags, which must never hold an answer back. */
+    int inARowOrZero(String user, String session) {
         try {
-            return store.latestCodeDetails(session).map(this::count).orElse(0);
+            return inARow(user, session);
         } catch (DataAccessException | TransactionException e) {
             log.warn("Audit store unreachable ({}); the failure streak of a session counts from 0", e.getClass().getSimpleName());
             return 0;

@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -24,6 +27,8 @@ public final class RedisState implements AutoCloseable {
 
     /** Connection attempts after a failure are spaced by this much, so an outage costs one attempt per interval. */
     private static final long RECONNECT_INTERVAL_NANOS = Duration.ofSeconds(1).toNanos();
+
+    private static final Logger log = LoggerFactory.getLogger(RedisState.class);
 
     private final RedisClient client;
     private final Duration timeout;
@@ -77,6 +82,20 @@ public final class RedisState implements AutoCloseable {
             throw new StateUnavailableException("Redis is unreachable", e);
         } finally {
             connecting.unlock();
+        }
+    }
+
+    /**
+     * Connects at start-up, where the first connection's one-time costs (class loading, the event loop)
+     * do not count against a request's timeout. A Redis that is down now does not stop the start: the
+     * first requests find it unavailable and connecting is tried again.
+     */
+    void connectEarly() {
+        try {
+            connections = connect();
+        } catch (RuntimeException e) {
+            log.warn("Redis is not reachable at start-up ({}); requests follow gateway.state.on-failure until it is",
+                    e.getMessage());
         }
     }
 

@@ -20,7 +20,9 @@ class StateConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "gateway.state.backend", havingValue = "redis")
     RedisState redisState(DataRedisProperties redis, StateProperties state) {
-        return new RedisState(uri(redis), state.timeout());
+        RedisState connections = new RedisState(uri(redis), state.timeout());
+        connections.connectEarly();
+        return connections;
     }
 
     private static RedisURI uri(DataRedisProperties redis) {

@@ -20,6 +20,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *        an {@code error} event
  * @param maxConnections pooled upstream connections; each running call holds one
  * @param retry when and how failed calls are repeated (only where it is safe)
+ * @param allowSimulator whether an empty {@code api-key} may start the offline simulator; production sets
+ *        it to {@code false}, so a key that went missing stops the start instead of answering from fakes
  */
 @ConfigurationProperties("gateway.upstream")
 public record UpstreamProperties(
@@ -29,7 +31,8 @@ public record UpstreamProperties(
         @DefaultValue("10m") Duration readTimeout,
         @DefaultValue("5m") Duration streamIdleTimeout,
         @DefaultValue("1000") int maxConnections,
-        @DefaultValue Retry retry) {
+        @DefaultValue Retry retry,
+        @DefaultValue("true") boolean allowSimulator) {
 
     /**
      * Repeating failed calls.
@@ -56,6 +59,10 @@ public record UpstreamProperties(
         requirePositive(streamIdleTimeout, "stream-idle-timeout");
         if (maxConnections < 1) {
             throw new IllegalArgumentException("gateway.upstream.max-connections must be at least 1, was " + maxConnections);
+        }
+        if (!allowSimulator && (apiKey == null || apiKey.isBlank())) {
+            throw new IllegalArgumentException("gateway.upstream.api-key (OPENAI_API_KEY) is empty and "
+                    + "gateway.upstream.allow-simulator is false: set the OpenAI key");
         }
     }
 

@@ -19,7 +19,7 @@ final class GatewayEnvironment {
 
     /** Names the gateway, Spring Boot or the JVM read. Anything else in a deployment file is a typo. */
     static final Set<String> BOUND = Set.of(
-            "OPENAI_API_KEY", "GATEWAY_UPSTREAM_BASE_URL", "GATEWAY_PSEUDONYM_KEY",
+            "OPENAI_API_KEY", "GATEWAY_UPSTREAM_BASE_URL", "GATEWAY_UPSTREAM_ALLOW_SIMULATOR", "GATEWAY_PSEUDONYM_KEY",
             "SPRING_DATASOURCE_URL", "SPRING_DATASOURCE_USERNAME", "SPRING_DATASOURCE_PASSWORD",
             "GATEWAY_STATE_BACKEND", "GATEWAY_STATE_ON_FAILURE",
             "SPRING_DATA_REDIS_HOST", "SPRING_DATA_REDIS_PORT", "SPRING_DATA_REDIS_PASSWORD", "SPRING_DATA_REDIS_SSL_ENABLED",

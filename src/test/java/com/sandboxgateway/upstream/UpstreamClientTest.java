@@ -41,7 +41,7 @@ class UpstreamClientTest {
         }
         UpstreamProperties properties = new UpstreamProperties(URI.create("http://127.0.0.1:" + closedPort), "sk-test",
                 Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1), 4,
-                new UpstreamProperties.Retry(3, Duration.ofMillis(1), Duration.ofSeconds(1)));
+                new UpstreamProperties.Retry(3, Duration.ofMillis(1), Duration.ofSeconds(1)), false);
         BulkheadRegistry bulkheads = BulkheadRegistry.ofDefaults();
         bulkheads.addConfiguration(UpstreamClient.TEAM_BULKHEAD_CONFIG, BulkheadConfig.custom().maxConcurrentCalls(2).build());
         CircuitBreaker breaker = CircuitBreaker.ofDefaults("upstream");
