@@ -80,6 +80,10 @@ class PrometheusScrapeTest extends GatewayIntegrationTest {
                 .isEqualTo(2);
         assertThat(after.delta(before, "gateway_ratelimit_decisions_total", Map.of("scope", "user", "outcome", "allowed")))
                 .isEqualTo(4);
+        assertThat(after.delta(before, "gateway_code_executions_total", PLATFORM)).isEqualTo(1);
+        assertThat(after.delta(before, "gateway_audit_writes_total", Map.of("outcome", "stored")))
+                .as("the code block, two refusals, the blocked finding and the sanitized upload").isEqualTo(5);
+        assertThat(after.sum("gateway_audit_spool_depth", Map.of())).isZero();
         assertThat(after.delta(before, "gateway_upstream_latency_seconds_count", Map.of("route", "responses_create"))).isEqualTo(1);
         assertThat(after.text()).contains("gateway_upstream_latency_seconds_bucket{", "resilience4j_circuitbreaker_state{",
                 "jvm_memory_used_bytes{");
