@@ -7,6 +7,7 @@ import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayHeaders;
@@ -65,22 +66,23 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             return Decision.PROCEED;
         }
         String user = exchange.principal().user();
-        String session = session(exchange, request);
-        if (session != null) {
-            exchange.sessionResolved(session);
-            exchange.addResponseHeader(GatewayHeaders.SESSION, session);
-        }
         EffectivePolicy.Limits limits = teams.of(exchange.principal().team()).limits();
         LocalDate day = LocalDate.now(clock);
         JsonNode clientMax = request.get("max_tool_calls");
         long wanted = !ResponseObjects.offersCodeInterpreter(request) ? 0
                 : clientMax != null && clientMax.canConvertToLong() ? Math.min(clientMax.asLong(), limits.turnsPerSession())
                 : limits.turnsPerSession();
+        String session;
         Counters.Grant grant;
         try {
+            session = session(exchange, request);
             grant = counters.reserve(counters(user, session, day, limits), wanted);
         } catch (StateUnavailableException e) {
             return failures.decide("turn budgets", e);
+        }
+        if (session != null) {
+            exchange.sessionResolved(session);
+            exchange.addResponseHeader(GatewayHeaders.SESSION, session);
         }
         long left = session == null ? Math.min(grant.left(), limits.turnsPerSession() - grant.granted()) : grant.left();
         exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(Math.max(0, left)));
@@ -242,7 +244,11 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
         }
         String previous = request.path("previous_response_id").asString(null);
         if (previous != null) {
-            return store.sessionOf(previous, exchange.principal().user()).orElse(previous);
+            try {
+                return store.sessionOf(previous, exchange.principal().user()).orElse(previous);
+            } catch (DataAccessException e) {
+                throw new StateUnavailableException("the session of the previous response could not be read", e);
+            }
         }
         for (JsonNode tool : request.path("tools")) {
             if ("code_interpreter".equals(tool.path("type").asString(null)) && tool.path("container").isString()) {
