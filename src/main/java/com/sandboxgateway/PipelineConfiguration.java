@@ -30,8 +30,9 @@ import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.ratelimit.RateLimits;
 import com.sandboxgateway.review.InjectionDetector;
+import com.sandboxgateway.sanitize.FileSanitizer;
 import com.sandboxgateway.sanitize.InjectionScreening;
-import com.sandboxgateway.sanitize.InlineFileCheck;
+import com.sandboxgateway.sanitize.InlineFiles;
 import com.sandboxgateway.sanitize.Pseudonymizer;
 import com.sandboxgateway.sanitize.UploadSanitizer;
 import com.sandboxgateway.secrets.PromptGuard;
@@ -66,14 +67,15 @@ class PipelineConfiguration {
         Supplier<TextGuard> guards = () -> new TextGuard(scanner, policy.org().secrets().action(), policy.org().pii().action(),
                 pseudonymizer == null ? null : pseudonymizer::pseudonym);
         InjectionScreening injection = new InjectionScreening(injectionDetector, policy.org().injection().action(), meters);
+        FileSanitizer files = new FileSanitizer(policy, pseudonymizer, guards, scanner, json, injection, events, clock);
         List<RequestStep> steps = List.of(
                 rateLimits,
                 new ContainerRules(teams),
                 new OwnershipCheck(ownership),
                 new PromptGuard(guards, events, clock),
                 new ExpiryRules(policy, teams),
-                new UploadSanitizer(policy, pseudonymizer, guards, scanner, json, events, injection),
-                new InlineFileCheck(injection, json, events, clock),
+                new UploadSanitizer(files),
+                new InlineFiles(files),
                 new CodeOutputsRequested(),
                 spend,
                 turns,

@@ -29,10 +29,10 @@ public record AuditRecord(String recordId, Kind kind, String callId, String requ
     static final Pattern FLAG = Pattern.compile("[a-z][a-z0-9_]{0,63}");
 
     /**
-     * What an audit record is about. {@code INJECTION_FINDING}: a file sent inline in a request holds
-     * instructions aimed at a model (uploads carry that flag on their {@code SANITIZATION} record).
+     * What an audit record is about. A file (uploaded, or sent inline in a request) holding instructions
+     * aimed at a model carries that flag on its {@code SANITIZATION} record.
      */
-    public enum Kind { CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION, INJECTION_FINDING }
+    public enum Kind { CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION }
 
     public AuditRecord {
         Objects.requireNonNull(recordId, "recordId");

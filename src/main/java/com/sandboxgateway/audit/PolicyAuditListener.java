@@ -10,7 +10,6 @@ import org.springframework.stereotype.Component;
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.proxy.RequestRefused;
 import com.sandboxgateway.sanitize.InjectionScreening;
-import com.sandboxgateway.sanitize.InstructionsFound;
 import com.sandboxgateway.sanitize.PlantedInstruction;
 import com.sandboxgateway.sanitize.UploadSanitized;
 import com.sandboxgateway.secrets.SensitiveDataFound;
@@ -70,6 +69,9 @@ class PolicyAuditListener {
     void on(UploadSanitized upload) {
         ObjectNode details = json.createObjectNode();
         details.put("filename", upload.filename());
+        if (upload.location() != null) {
+            details.put("location", upload.location());
+        }
         details.put("format", upload.report().format());
         upload.report().dropped().forEach(details.putArray("dropped")::add);
         upload.report().pseudonymized().forEach(details.putArray("pseudonymized")::add);
@@ -81,18 +83,6 @@ class PolicyAuditListener {
         auditLog.record(AuditRecord.policy(AuditRecord.Kind.SANITIZATION, upload.requestId(), upload.principal().user(),
                 upload.principal().team(), null, "sanitized", json.writeValueAsString(details), upload.at(),
                 upload.instructionsFound() > 0 ? List.of(InjectionScreening.FLAG) : List.of()));
-    }
-
-    /** A file sent inline in a response request held instructions; it was let through (report), so the audit flags it. */
-    @EventListener
-    void on(InstructionsFound found) {
-        ObjectNode details = json.createObjectNode();
-        details.put("location", found.location());
-        details.put("filename", found.filename());
-        instructions(details, found.instructions(), found.total());
-        auditLog.record(AuditRecord.policy(AuditRecord.Kind.INJECTION_FINDING, found.requestId(), found.principal().user(),
-                found.principal().team(), null, "reported", json.writeValueAsString(details), found.at(),
-                List.of(InjectionScreening.FLAG)));
     }
 
     private static void instructions(ObjectNode details, List<PlantedInstruction> found, long total) {

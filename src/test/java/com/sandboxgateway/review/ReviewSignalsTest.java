@@ -79,7 +79,7 @@ class ReviewSignalsTest extends GatewayIntegrationTest {
         assertThat(promptOnly.headers().values("X-Gateway-Flags")).isEmpty();
         JsonNode record = ReviewAudit.only(ReviewAudit.query(managementPort, "flag=instruction_in_data&user=alice&limit=10000"),
                 inline.headers().values("x-request-id").getFirst());
-        assertThat(record.path("kind").asString()).isEqualTo("INJECTION_FINDING");
+        assertThat(record.path("kind").asString()).isEqualTo("SANITIZATION");
         assertThat(record.path("details").asString()).contains("input[0].content[1]");
     }
 

@@ -1,0 +1,154 @@
+package com.sandboxgateway.sanitize;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Clock;
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.springframework.context.ApplicationEventPublisher;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.api.GatewayHeaders;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.secrets.SecretScanner;
+import com.sandboxgateway.secrets.SensitiveDataFound;
+import com.sandboxgateway.secrets.TextFileGuard;
+import com.sandboxgateway.secrets.TextGuard;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The organisation's data rules applied to one file, however it arrives (a multipart upload, or a file
+ * sent inline in a request): CSV, TSV and JSON Lines are rewritten (columns dropped, pseudonymized,
+ * formulas defused, a profile's required columns checked, cells scanned for credentials and planted
+ * instructions), text files are scanned line by line, other opaque types pass unchanged, anything else
+ * is refused; all are size-capped. What was done is published for the audit and metrics.
+ */
+public final class FileSanitizer {
+
+    private static final int SNIFF_BYTES = 8 * 1024;
+
+    private final PolicyProperties.Files files;
+    private final PolicyProperties.Sanitization sanitization;
+    private final Pseudonymizer pseudonymizer;
+    private final Supplier<TextGuard> guards;
+    private final SecretScanner scanner;
+    private final PolicyProperties.SecretsAction secrets;
+    private final PolicyProperties.PiiAction pii;
+    private final JsonMapper json;
+    private final InjectionScreening injection;
+    private final ApplicationEventPublisher events;
+    private final Clock clock;
+
+    /**
+     * @param pseudonymizer null when the policy pseudonymizes nothing
+     * @param guards a fresh guard per file, scanning for credentials and personal data
+     * @param injection checks the text that goes upstream for instructions aimed at a model
+     */
+    public FileSanitizer(PolicyProperties policy, Pseudonymizer pseudonymizer, Supplier<TextGuard> guards, SecretScanner scanner,
+                  JsonMapper json, InjectionScreening injection, ApplicationEventPublisher events, Clock clock) {
+        this.files = policy.org().files();
+        this.sanitization = policy.org().sanitization();
+        this.secrets = policy.org().secrets().action();
+        this.pii = policy.org().pii().action();
+        this.pseudonymizer = pseudonymizer;
+        this.guards = guards;
+        this.scanner = scanner;
+        this.json = json;
+        this.injection = injection;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /** The rules for the request's dataset profile; {@code null} when it names a profile the policy lacks. */
+    SanitizationRules rules(String profile) {
+        if (profile != null && !sanitization.profiles().containsKey(profile)) {
+            return null;
+        }
+        List<String> required = profile == null ? List.of() : sanitization.profiles().get(profile).requiredColumns();
+        return new SanitizationRules(ColumnNames.normalizeAll(sanitization.dropColumns()),
+                ColumnNames.normalizeAll(sanitization.pseudonymizeColumns()), sanitization.neutralizeFormulas(), profile,
+                ColumnNames.normalizeAll(required));
+    }
+
+    /** The refusal of an unknown {@code X-Gateway-Dataset-Profile}. */
+    GatewayException unknownProfile(String profile) {
+        return new GatewayException(ErrorCode.INVALID_REQUEST, "Unknown dataset profile '" + profile + "' in "
+                + GatewayHeaders.DATASET_PROFILE + "; the policy defines: " + String.join(", ", sanitization.profiles().keySet()) + ".");
+    }
+
+    /**
+     * Reads one file through the rules into {@code out}, then reports what was done: the findings and the
+     * sanitization are published, and the answer gets {@code X-Gateway-Sanitized} (and {@code X-Gateway-Flags}).
+     *
+     * @param location where the file was in the request ({@code input[0].content[1]}), or {@code null} for an upload
+     * @throws GatewayException when the file breaks a rule; nothing of it may then go upstream
+     */
+    SanitizationReport sanitize(Exchange exchange, String filename, String location, InputStream content, OutputStream out,
+                                SanitizationRules rules) throws IOException {
+        TextGuard guard = guards.get();
+        InstructionCheck instructions = injection.forFile(exchange.principal().team());
+        SanitizationReport report = rewrite(filename, content, out, rules, guard, instructions);
+        if (!guard.findings().isEmpty()) {
+            events.publishEvent(new SensitiveDataFound(exchange.requestId(), exchange.principal(), guard.findings(),
+                    guard.handling(), clock.instant()));
+        }
+        exchange.addResponseHeader(GatewayHeaders.SANITIZED, report.header());
+        if (instructions.header() != null) {
+            exchange.addResponseHeader(GatewayHeaders.FLAGS, instructions.header());
+        }
+        events.publishEvent(new UploadSanitized(exchange.requestId(), exchange.principal(), filename, location, report,
+                instructions.found(), instructions.total(), clock.instant()));
+        return report;
+    }
+
+    /** Whether a file of this name is passed on byte for byte (an opaque type that is not text). */
+    boolean passesUnchanged(String filename) {
+        return FileFormat.byName(filename, files.opaqueExtensions()) == FileFormat.OPAQUE && !FileFormat.isText(filename);
+    }
+
+    private SanitizationReport rewrite(String filename, InputStream content, OutputStream out, SanitizationRules rules,
+                                       TextGuard guard, InstructionCheck instructions) throws IOException {
+        FileFormat format = FileFormat.byName(filename, files.opaqueExtensions());
+        if (format == null) {
+            throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "The file '" + filename
+                    + "' has a type the policy does not accept. Send CSV, TSV or JSON Lines data, or one of: "
+                    + String.join(", ", files.opaqueExtensions()) + ".");
+        }
+        BufferedInputStream in = new BufferedInputStream(new SizeLimitedInputStream(content, files.maxUploadSize().toBytes()), 64 * 1024);
+        in.mark(SNIFF_BYTES);
+        byte[] head = in.readNBytes(SNIFF_BYTES);
+        in.reset();
+        String contradiction = format.contradiction(head, head.length);
+        if (contradiction != null) {
+            throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "The file '" + filename
+                    + "' does not match its extension: " + contradiction + ".");
+        }
+        return switch (format) {
+            case CSV -> new CsvSanitizer(',', rules, pseudonyms(), guard, instructions).sanitize(in, out);
+            case TSV -> new CsvSanitizer('\t', rules, pseudonyms(), guard, instructions).sanitize(in, out);
+            case JSONL -> new JsonLinesSanitizer(rules, pseudonyms(), json, guard, instructions).sanitize(in, out);
+            case OPAQUE -> {
+                if (FileFormat.isText(filename)) {
+                    TextLinesChecked checked = new TextLinesChecked(out, instructions);
+                    new TextFileGuard(scanner, secrets, pii, guard).copy(in, checked);
+                    checked.flush();
+                    checked.finish();
+                } else {
+                    in.transferTo(out);
+                }
+                yield new SanitizationReport("opaque", List.of(), List.of(), 0, null);
+            }
+        };
+    }
+
+    /** Null only when no column is pseudonymized, which the startup checks guarantee. */
+    private Pseudonymizer.Session pseudonyms() {
+        return pseudonymizer == null ? null : pseudonymizer.session();
+    }
+}

@@ -1,0 +1,121 @@
+package com.sandboxgateway.sanitize;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Map;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.api.Route;
+import com.sandboxgateway.policy.Decision;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.RequestStep;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Files sent inline in a response request ({@code input_file.file_data}: base64, or a base64 {@code data:}
+ * URL) are held to the same rules as uploads: each is decoded, read through {@link FileSanitizer} (columns
+ * dropped and pseudonymized, credentials and planted instructions found, a profile's columns required)
+ * and sent on re-encoded, so an app cannot send inline what it could not upload. A file that breaks a
+ * rule refuses the whole request, naming where the file sat. With several inline files, the answer's
+ * {@code X-Gateway-Sanitized} describes the last; the audit has a record for each.
+ */
+public final class InlineFiles implements RequestStep {
+
+    /** File types by media type, for an inline file sent without a name. */
+    private static final Map<String, String> EXTENSIONS = Map.of(
+            "text/csv", "csv", "text/tab-separated-values", "tsv", "application/jsonl", "jsonl",
+            "application/x-ndjson", "jsonl", "text/plain", "txt", "text/markdown", "md", "application/pdf", "pdf",
+            "image/png", "png", "image/jpeg", "jpg");
+
+    private final FileSanitizer files;
+
+    public InlineFiles(FileSanitizer files) {
+        this.files = files;
+    }
+
+    @Override
+    public Decision apply(Exchange exchange) {
+        JsonNode input = exchange.json() == null ? null : exchange.json().get("input");
+        if (exchange.route().route() != Route.RESPONSES_CREATE || input == null || !input.isArray()) {
+            return Decision.PROCEED;
+        }
+        for (int i = 0; i < input.size(); i++) {
+            JsonNode content = input.get(i).path("content");
+            for (int j = 0; content.isArray() && j < content.size(); j++) {
+                if (content.get(j) instanceof ObjectNode part && "input_file".equals(part.path("type").asString(null))
+                        && part.path("file_data").isString()) {
+                    String location = "input[" + i + "].content[" + j + "]";
+                    try {
+                        sanitize(exchange, part, location);
+                    } catch (GatewayException refused) {
+                        return Decision.reject(refused.code(), location + ".file_data: " + refused.getMessage(),
+                                location + ".file_data");
+                    }
+                }
+            }
+        }
+        return Decision.PROCEED;
+    }
+
+    private void sanitize(Exchange exchange, ObjectNode part, String location) {
+        SanitizationRules rules = files.rules(exchange.datasetProfile());
+        if (rules == null) {
+            throw files.unknownProfile(exchange.datasetProfile());
+        }
+        String data = part.path("file_data").asString();
+        String prefix = "";
+        String mediaType = null;
+        if (data.startsWith("data:")) {
+            int comma = data.indexOf(',');
+            String header = comma < 0 ? "" : data.substring(5, comma).toLowerCase(Locale.ROOT);
+            if (!header.endsWith(";base64")) {
+                throw invalid("is a data: URL that is not base64-encoded");
+            }
+            mediaType = header.substring(0, header.length() - ";base64".length());
+            prefix = data.substring(0, comma + 1);
+            data = data.substring(comma + 1);
+        }
+        byte[] bytes;
+        try {
+            bytes = Base64.getMimeDecoder().decode(data);
+        } catch (IllegalArgumentException e) {
+            throw invalid("is not valid base64");
+        }
+        String filename = filename(part.path("filename").asString(null), mediaType);
+        ByteArrayOutputStream sanitized = new ByteArrayOutputStream(bytes.length);
+        try {
+            files.sanitize(exchange, filename, location, new ByteArrayInputStream(bytes), sanitized, rules);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (!files.passesUnchanged(filename)) {
+            part.put("file_data", prefix + Base64.getEncoder().encodeToString(sanitized.toByteArray()));
+            exchange.jsonEdited();
+        }
+    }
+
+    /** The file's name, or one made from its media type so its type is known; refused when neither says. */
+    private static String filename(String filename, String mediaType) {
+        if (filename != null && !filename.isBlank()) {
+            return filename;
+        }
+        String extension = mediaType == null ? null : EXTENSIONS.get(mediaType);
+        if (extension == null) {
+            throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE,
+                    "The file has no filename and no known media type; give it a filename with its extension.");
+        }
+        return "inline." + extension;
+    }
+
+    private static GatewayException invalid(String problem) {
+        return new GatewayException(ErrorCode.INVALID_REQUEST, "The file data " + problem
+                + ". Send the file's bytes base64-encoded, optionally as data:<media type>;base64,<data>.");
+    }
+}
