@@ -32,7 +32,11 @@
 #   SIM_PORT=18089 GW_PORT=18080 MGMT_PORT=18081   not the defaults, so a gateway already running
 #                      on 8080/8081 is left alone
 #   GATEWAY_JAVA_OPTS="-Xmx512m"  SIM_JAVA_OPTS="-Xmx512m"
-#   GATEWAY_ARGS=""    extra Spring arguments for the gateway, e.g. --logging.level.root=WARN
+#   GATEWAY_ARGS=""    extra Spring arguments for the gateway, e.g. --logging.level.root=WARN or
+#                      --gateway.state.backend=redis (limits and budgets in Redis on 127.0.0.1:6379)
+#   DB_URL=jdbc:h2:mem:bench  the gateway's database; e.g. the local PostgreSQL:
+#                      DB_URL='jdbc:postgresql://127.0.0.1:5432/test?currentSchema=bench' DB_USER=postgres
+#                      (the schema must exist and be empty: each run migrates it from scratch)
 #   OUT_DIR            where logs and raw results go (default: a fresh /tmp/sandbox-gateway-bench.*)
 #   JAR                the gateway fat jar (default: target/sandbox-gateway-*.jar, built if missing)
 set -euo pipefail
@@ -59,6 +63,8 @@ MGMT_PORT=${MGMT_PORT:-18081}
 GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS:-"-Xmx512m"}
 SIM_JAVA_OPTS=${SIM_JAVA_OPTS:-"-Xmx512m"}
 GATEWAY_ARGS=${GATEWAY_ARGS:-""}
+DB_URL=${DB_URL:-jdbc:h2:mem:bench}
+DB_USER=${DB_USER:-sa}
 OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/sandbox-gateway-bench.XXXXXX")}
 mkdir -p "$OUT_DIR"
 
@@ -177,13 +183,12 @@ SIM_PID=$!
 # that anything the gateway writes to relative paths (audit spool, data files) lands there rather
 # than in the work tree; `exec` keeps $! the JVM's pid. The rate limits and turn budgets are raised
 # far beyond what the load asks, so every request takes the whole path (buckets and budgets are still
-# checked and charged) and none ends early in a 429. GATEWAY_ARGS="--gateway.state.backend=redis"
-# measures the same path with the limits in Redis (127.0.0.1:6379).
+# checked and charged) and none ends early in a 429.
 # shellcheck disable=SC2086
 (cd "$OUT_DIR" && exec "$JAVA" $GATEWAY_JAVA_OPTS -jar "$JAR" \
     --server.port="$GW_PORT" --management.server.port="$MGMT_PORT" \
     --gateway.upstream.base-url="$URL_DIRECT" --gateway.upstream.api-key=sk-bench \
-    --spring.profiles.active=dev --spring.datasource.url=jdbc:h2:mem:bench \
+    --spring.profiles.active=dev --spring.datasource.url="$DB_URL" --spring.datasource.username="$DB_USER" \
     --gateway.policy.org.rate-limit.requests-per-minute=1000000000 --gateway.policy.org.rate-limit.burst=1000000000 \
     --gateway.policy.org.rate-limit.team-requests-per-minute=1000000000 \
     --gateway.policy.org.turns.max-per-user-per-day=1000000000 \
