@@ -4,11 +4,18 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -17,15 +24,21 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * The audit trail in the relational store. Appends lock the one {@code audit_chain} row, so writers
  * in every thread and on every replica extend a single linear chain; an append of a record (or call)
- * already stored is a no-op, so replays and repeated fetches never duplicate.
+ * already stored is a no-op, so replays and repeated fetches never duplicate. Concurrent appends of one
+ * JVM are committed in groups.
  */
 final class JdbcAuditStore {
 
     private static final int VERIFY_PAGE = 1000;
 
+    /** The most records one transaction appends; a longer queue is written in several. */
+    private static final int MAX_GROUP = 256;
+
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
     private final AuditChain chain;
+    private final Queue<PendingAppend> waiting = new ConcurrentLinkedQueue<>();
+    private final ReentrantLock appending = new ReentrantLock();
 
     JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, AuditChain chain) {
         this.jdbc = jdbc;
@@ -33,23 +46,81 @@ final class JdbcAuditStore {
         this.chain = chain;
     }
 
-    /** Appends the record to the chain; false when it (or its call) was already stored. */
+    /**
+     * Appends the record to the chain; false when it (or its call) was already stored. Appends that arrive
+     * together are committed together: whoever gets the chain writes every record waiting, in arrival
+     * order, in one transaction, so the chain lock and the commit are paid once per group rather than once
+     * per record, and each caller returns once its record is durable.
+     */
     boolean append(AuditRecord record) {
-        Boolean stored = transactions.execute(status -> {
+        PendingAppend mine = new PendingAppend(record, new CompletableFuture<>());
+        waiting.add(mine);
+        appending.lock();
+        try {
+            while (!mine.stored().isDone()) {
+                appendWaiting();
+            }
+        } finally {
+            appending.unlock();
+        }
+        try {
+            return mine.stored().get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while appending an audit record", e);
+        }
+    }
+
+    /** Writes up to {@link #MAX_GROUP} waiting records in one transaction; each caller learns its outcome. */
+    private void appendWaiting() {
+        List<PendingAppend> group = new ArrayList<>();
+        for (PendingAppend next; group.size() < MAX_GROUP && (next = waiting.poll()) != null; ) {
+            group.add(next);
+        }
+        try {
+            List<Boolean> stored = appendAll(group.stream().map(PendingAppend::record).toList());
+            for (int i = 0; i < group.size(); i++) {
+                group.get(i).stored().complete(stored.get(i));
+            }
+        } catch (RuntimeException e) {
+            group.forEach(pending -> pending.stored().completeExceptionally(e));
+        }
+    }
+
+    /** Appends records in order under one chain lock and one commit; for each, whether it was new. */
+    private List<Boolean> appendAll(List<AuditRecord> records) {
+        return transactions.execute(status -> {
             Map<String, Object> head = jdbc.sql("SELECT last_seq, last_hash FROM audit_chain WHERE id = 1 FOR UPDATE")
                     .query().singleRow();
-            if (stored("record_id", record.recordId()) || record.callId() != null && stored("call_id", record.callId())) {
-                return false;
-            }
-            long seq = ((Number) head.get("last_seq")).longValue() + 1;
+            long seq = ((Number) head.get("last_seq")).longValue();
             String previous = (String) head.get("last_hash");
-            String hash = chain.hash(previous, seq, record);
-            insert(seq, record, previous, hash);
-            jdbc.sql("UPDATE audit_chain SET last_seq = :seq, last_hash = :hash WHERE id = 1")
-                    .param("seq", seq).param("hash", hash).update();
-            return true;
+            Set<String> appended = new HashSet<>();
+            List<Boolean> stored = new ArrayList<>(records.size());
+            for (AuditRecord record : records) {
+                boolean duplicate = !appended.add("record:" + record.recordId())
+                        || record.callId() != null && !appended.add("call:" + record.callId())
+                        || stored("record_id", record.recordId())
+                        || record.callId() != null && stored("call_id", record.callId());
+                if (!duplicate) {
+                    seq++;
+                    String hash = chain.hash(previous, seq, record);
+                    insert(seq, record, previous, hash);
+                    previous = hash;
+                }
+                stored.add(!duplicate);
+            }
+            if (stored.contains(true)) {
+                jdbc.sql("UPDATE audit_chain SET last_seq = :seq, last_hash = :hash WHERE id = 1")
+                        .param("seq", seq).param("hash", previous).update();
+            }
+            return stored;
         });
-        return Boolean.TRUE.equals(stored);
+    }
+
+    /** A record waiting to be appended, and its outcome once it was. */
+    private record PendingAppend(AuditRecord record, CompletableFuture<Boolean> stored) {
     }
 
     /**

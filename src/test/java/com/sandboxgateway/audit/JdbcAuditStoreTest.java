@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
@@ -50,6 +53,35 @@ class JdbcAuditStoreTest {
         ChainVerification verification = store.verify();
         assertThat(verification.intact()).as(verification.toString()).isTrue();
         assertThat(verification.checked()).isEqualTo(before + 8000);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void shouldStoreEachCallOnceWhenManyWritersOfTwoReplicasSeeItAtOnce(String name, DataSource dataSource) throws Exception {
+        JdbcAuditStore[] replicas = {AuditStores.store(dataSource), AuditStores.store(dataSource)};
+        long before = count(dataSource);
+        List<String> calls = IntStream.range(0, 50).mapToObj(i -> "ci_" + UUID.randomUUID()).toList();
+        AtomicInteger stored = new AtomicInteger();
+        try (ExecutorService writers = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < 16; w++) {
+                JdbcAuditStore store = replicas[w % 2];
+                List<String> order = new ArrayList<>(calls);
+                Collections.shuffle(order);
+                done.add(writers.submit(() -> order.forEach(call -> {
+                    if (store.append(execution(call))) {
+                        stored.incrementAndGet();
+                    }
+                })));
+            }
+            for (Future<?> writer : done) {
+                writer.get();
+            }
+        }
+
+        assertThat(stored.get()).isEqualTo(50);
+        assertThat(count(dataSource) - before).isEqualTo(50);
+        assertThat(replicas[0].verify().intact()).isTrue();
     }
 
     @ParameterizedTest(name = "{0}")
