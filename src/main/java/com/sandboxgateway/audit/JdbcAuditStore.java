@@ -38,7 +38,8 @@ final class JdbcAuditStore {
     private final TransactionTemplate transactions;
     private final AuditChain chain;
     private final Queue<PendingAppend> waiting = new ConcurrentLinkedQueue<>();
-    private final ReentrantLock appending = new ReentrantLock();
+    /** Fair, so a writer that just finished cannot barge ahead of callers whose records it already wrote. */
+    private final ReentrantLock appending = new ReentrantLock(true);
 
     JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, AuditChain chain) {
         this.jdbc = jdbc;
