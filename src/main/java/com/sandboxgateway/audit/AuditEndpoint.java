@@ -15,8 +15,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code /actuator/audit} (admin role): query the trail by user, team, session, container, time and
- * review flag ({@code flag=env_access}), page by page; {@code /actuator/audit/verify} checks the chain; {@code /actuator/audit/export}
- * returns the same query as JSON Lines.
+ * review flag ({@code flag=env_access}), page by page, or export it as JSON Lines
+ * ({@code Accept: application/x-ndjson}, or {@code /actuator/audit/export}); {@code /actuator/audit/verify}
+ * checks the chain.
  */
 @Component
 @Endpoint(id = "audit")
@@ -33,11 +34,16 @@ class AuditEndpoint {
         this.json = json;
     }
 
-    @ReadOperation
-    AuditPage query(@Nullable String user, @Nullable String team, @Nullable String session, @Nullable String container,
-                    @Nullable String since, @Nullable String until, @Nullable String kind, @Nullable String flag,
-                    @Nullable Integer limit, @Nullable Long after) {
-        List<StoredRecord> records = store.query(filter(user, team, session, container, since, until, kind, flag, limit, after));
+    /** A page of records and the next cursor; with {@code Accept: application/x-ndjson}, every match as JSON Lines. */
+    @ReadOperation(produces = {"application/json", "application/x-ndjson"})
+    Object query(@Nullable String user, @Nullable String team, @Nullable String session, @Nullable String container,
+                 @Nullable String since, @Nullable String until, @Nullable String kind, @Nullable String flag,
+                 @Nullable Integer limit, @Nullable Long after, AuditFormat format) {
+        AuditQuery query = filter(user, team, session, container, since, until, kind, flag, limit, after);
+        if (format == AuditFormat.JSON_LINES) {
+            return jsonLines(query);
+        }
+        List<StoredRecord> records = store.query(query);
         int requested = limit == null ? DEFAULT_LIMIT : limit;
         Long next = records.size() == Math.min(requested, MAX_LIMIT) && !records.isEmpty() ? records.getLast().seq() : null;
         return new AuditPage(records, next);
@@ -50,15 +56,16 @@ class AuditEndpoint {
                   @Nullable String flag, @Nullable Integer limit) {
         return switch (action) {
             case "verify" -> store.verify();
-            case "export" -> {
-                StringBuilder lines = new StringBuilder();
-                store.forEach(filter(user, team, session, container, since, until, kind, flag, limit, null),
-                        stored -> lines.append(json.writeValueAsString(stored)).append('\n'));
-                yield lines.toString();
-            }
+            case "export" -> jsonLines(filter(user, team, session, container, since, until, kind, flag, limit, null));
             default -> throw new InvalidEndpointRequestException("Unknown audit action '" + action + "'; use verify or export",
                     "unknown action");
         };
+    }
+
+    private String jsonLines(AuditQuery query) {
+        StringBuilder lines = new StringBuilder();
+        store.forEach(query, stored -> lines.append(json.writeValueAsString(stored)).append('\n'));
+        return lines.toString();
     }
 
     private static AuditQuery filter(String user, String team, String session, String container, String since, String until,

@@ -61,6 +61,11 @@ class AuditEndpointTest extends GatewayIntegrationTest {
         assertThat(export.statusCode()).isEqualTo(200);
         assertThat(export.body().lines()).isNotEmpty().allSatisfy(line -> assertThat(json.readTree(line).path("record")
                 .path("user").asString()).isEqualTo("carol"));
+        HttpResponse<String> negotiated = get("/actuator/audit?user=carol&kind=CODE_EXECUTION", ADMIN_KEY, "application/x-ndjson");
+        assertThat(negotiated.statusCode()).isEqualTo(200);
+        assertThat(negotiated.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type)
+                .startsWith("application/x-ndjson"));
+        assertThat(negotiated.body()).isEqualTo(export.body());
         assertThat(get("/actuator/audit?since=yesterday", ADMIN_KEY, "application/json").statusCode()).isEqualTo(400);
     }
 
