@@ -34,7 +34,7 @@ import tools.jackson.databind.node.ObjectNode;
  * answer shows the executed count (a plain answer, a stream's final event, or a background response
  * fetched or cancelled later, on any replica) the reservation is settled to it. A reservation whose
  * request never reached the upstream is given back; one whose outcome is unknown (a cut stream) stays
- * charged.
+ * charged. Every answer that passed the earlier steps says {@code X-Gateway-Turns-Remaining}.
  */
 public final class TurnBudget implements RequestStep, ResponseInspector {
 
@@ -61,13 +61,14 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
 
     @Override
     public Decision apply(Exchange exchange) {
-        ObjectNode request = exchange.json();
-        if (exchange.route().route() != Route.RESPONSES_CREATE || request == null) {
-            return Decision.PROCEED;
-        }
         String user = exchange.principal().user();
         EffectivePolicy.Limits limits = teams.of(exchange.principal().team()).limits();
         LocalDate day = LocalDate.now(clock);
+        ObjectNode request = exchange.json();
+        if (exchange.route().route() != Route.RESPONSES_CREATE || request == null) {
+            answerRemaining(exchange, counters(user, exchange.session(), day, limits));
+            return Decision.PROCEED;
+        }
         JsonNode clientMax = request.get("max_tool_calls");
         long wanted = !ResponseObjects.offersCodeInterpreter(request) ? 0
                 : clientMax != null && clientMax.canConvertToLong() ? Math.min(clientMax.asLong(), limits.turnsPerSession())
@@ -154,6 +155,19 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             }
         } catch (RuntimeException e) {
             log.warn("The turn reservation of request {} could not be closed; it stays charged: {}", exchange.requestId(), e.toString());
+        }
+    }
+
+    /**
+     * What is left, on an answer that reserves nothing: the session's turns (of the client's
+     * {@code X-Gateway-Session}) and the user's of the day. Left out when the counters cannot be read; the
+     * request itself needs no turns.
+     */
+    private void answerRemaining(Exchange exchange, List<Counter> budgets) {
+        try {
+            exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(counters.remaining(budgets)));
+        } catch (StateUnavailableException e) {
+            log.debug("Turns left unknown: {}", e.getMessage());
         }
     }
 

@@ -117,6 +117,8 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
         HttpResponse<String> second = post("/v1/responses", ALICE_KEY, session, codeRequest(false, false));
         assertThat(second.headers().firstValue("X-Gateway-Turns-Remaining")).hasValue("1");
         assertThat(model.executed.get()).isEqualTo(2);
+        assertThat(get("/v1/files", ALICE_KEY, session).headers().firstValue("X-Gateway-Turns-Remaining"))
+                .as("on any route, for the session the client names").hasValue("1");
     }
 
     @Test
