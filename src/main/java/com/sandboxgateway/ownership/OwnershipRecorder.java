@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.Set;
 
 import com.sandboxgateway.api.Route;
-import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.upstream.SseEvent;
@@ -35,13 +34,12 @@ public final class OwnershipRecorder implements ResponseInspector {
 
     @Override
     public JsonNode onJson(Exchange exchange, JsonNode body) {
-        Principal owner = exchange.principal();
         switch (exchange.route().route()) {
-            case RESPONSES_CREATE, RESPONSE_GET, RESPONSE_CANCEL -> recordResponse(body, owner);
-            case FILES_UPLOAD -> record(body.get("id"), ObjectKind.FILE, owner, null, epochSeconds(body.get("expires_at")));
-            case CONTAINERS_CREATE -> record(body.get("id"), ObjectKind.CONTAINER, owner, null, null);
+            case RESPONSES_CREATE, RESPONSE_GET, RESPONSE_CANCEL -> recordResponse(exchange, body);
+            case FILES_UPLOAD -> record(exchange, body.get("id"), ObjectKind.FILE, null, epochSeconds(body.get("expires_at")));
+            case CONTAINERS_CREATE -> record(exchange, body.get("id"), ObjectKind.CONTAINER, null, null);
             case CONTAINER_FILES_CREATE ->
-                    record(body.get("id"), ObjectKind.CONTAINER_FILE, owner, exchange.route().id("container_id"), null);
+                    record(exchange, body.get("id"), ObjectKind.CONTAINER_FILE, exchange.route().id("container_id"), null);
             case RESPONSE_DELETE -> store.markDeleted(exchange.route().id("response_id"));
             case FILE_DELETE -> store.markDeleted(exchange.route().id("file_id"));
             case CONTAINER_DELETE -> store.markDeleted(exchange.route().id("container_id"));
@@ -58,29 +56,30 @@ public final class OwnershipRecorder implements ResponseInspector {
         }
         JsonNode response = data.get("response");
         if (response != null) {
-            recordResponse(response, exchange.principal());
+            recordResponse(exchange, response);
         }
         JsonNode item = data.get("item");
         if (item != null) {
-            recordContainerOf(item, exchange.principal());
+            recordContainerOf(exchange, item);
         }
     }
 
-    private void recordResponse(JsonNode response, Principal owner) {
-        record(response.get("id"), ObjectKind.RESPONSE, owner, null, null);
+    private void recordResponse(Exchange exchange, JsonNode response) {
+        record(exchange, response.get("id"), ObjectKind.RESPONSE, null, null);
         for (JsonNode item : response.path("output")) {
-            recordContainerOf(item, owner);
+            recordContainerOf(exchange, item);
         }
     }
 
     /** A code-interpreter call in an auto container started that container for this caller. */
-    private void recordContainerOf(JsonNode item, Principal owner) {
-        record(item.get("container_id"), ObjectKind.CONTAINER, owner, null, null);
+    private void recordContainerOf(Exchange exchange, JsonNode item) {
+        record(exchange, item.get("container_id"), ObjectKind.CONTAINER, null, null);
     }
 
-    private void record(JsonNode id, ObjectKind kind, Principal owner, String parentId, Instant expiresAt) {
-        if (id != null && id.isString() && !id.asString().isBlank()) {
-            store.record(id.asString(), kind, owner, parentId, expiresAt);
+    /** Records an id once per exchange: a stream names the same response and container in many events. */
+    private void record(Exchange exchange, JsonNode id, ObjectKind kind, String parentId, Instant expiresAt) {
+        if (id != null && id.isString() && !id.asString().isBlank() && exchange.firstOwnershipOf(id.asString())) {
+            store.record(id.asString(), kind, exchange.principal(), parentId, expiresAt);
         }
     }
 

@@ -33,6 +33,7 @@ public final class Exchange {
     private Integer upstreamStatus;
     private TurnReservation turnReservation;
     private final Set<String> auditedCalls = new HashSet<>();
+    private final Set<String> ownedObjects = new HashSet<>();
 
     public Exchange(String requestId, Principal principal, RouteMatch route, String path, String rawQuery, String session,
                     String datasetProfile, RequestBody body) {
@@ -166,6 +167,11 @@ public final class Exchange {
     /** Marks a code-interpreter call as audited by this exchange; false if it already was. */
     public boolean firstAuditOf(String callId) {
         return auditedCalls.add(callId);
+    }
+
+    /** Marks an object as recorded for its owner by this exchange; false if it already was (a stream repeats ids). */
+    public boolean firstOwnershipOf(String objectId) {
+        return ownedObjects.add(objectId);
     }
 
     /** Adds a header to the answer the client gets, whatever the outcome. */
