@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -119,6 +120,24 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
         assertThat(model.executed.get()).isEqualTo(2);
         assertThat(get("/v1/files", ALICE_KEY, session).headers().firstValue("X-Gateway-Turns-Remaining"))
                 .as("on any route, for the session the client names").hasValue("1");
+    }
+
+    @Test
+    void shouldGiveAllTurnsBackWhenTheUpstreamRefusedTheRequest() throws Exception {
+        ScriptedUpstream.answerWith(exchange -> {
+            byte[] error = "{\"error\":{\"message\":\"bad model\",\"type\":\"invalid_request_error\",\"param\":\"model\",\"code\":null}}"
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(400, error.length);
+            exchange.getResponseBody().write(error);
+        });
+        String session = "session-" + UUID.randomUUID();
+
+        HttpResponse<String> refused = post("/v1/responses", ALICE_KEY, session, codeRequest(false, false));
+
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(get("/v1/files", ALICE_KEY, session).headers().firstValue("X-Gateway-Turns-Remaining"))
+                .as("the reservation went back: nothing ran").hasValue("3");
     }
 
     @Test
