@@ -8,13 +8,15 @@ import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.lang.Nullable;
 import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.budget.Budgets;
 
 /**
- * {@code /actuator/budgets} (admin role): {@code /teams/{team}} a team's spend of the day,
- * {@code /sessions/{user}/{session}} a session's turns; {@code DELETE} on either resets it.
+ * {@code /actuator/budgets} (admin role): {@code /teams/{team}} (or {@code ?team=}) a team's spend of the
+ * day, {@code /sessions/{user}/{session}} (or {@code ?user=&session=}) a session's turns; {@code DELETE} on
+ * either resets it.
  */
 @Component
 @Endpoint(id = "budgets")
@@ -26,6 +28,30 @@ class BudgetsEndpoint {
     BudgetsEndpoint(Budgets budgets, AdminActions actions) {
         this.budgets = budgets;
         this.actions = actions;
+    }
+
+    /** {@code ?team=} a team's spend, or {@code ?user=&session=} a session's turns. */
+    @ReadOperation
+    Object byQuery(@Nullable String team, @Nullable String user, @Nullable String session) {
+        if (team != null) {
+            return budgets.teamSpend(team);
+        }
+        if (user != null && session != null) {
+            return budgets.sessionTurns(user, session).orElse(null);
+        }
+        throw badRequest();
+    }
+
+    /** {@code DELETE ?team=} or {@code DELETE ?user=&session=}: the same resets as the paths. */
+    @DeleteOperation
+    Object resetByQuery(@Nullable String team, @Nullable String user, @Nullable String session, SecurityContext admin) {
+        if (team != null) {
+            return resetTeam("teams", team, admin);
+        }
+        if (user != null && session != null) {
+            return resetSession("sessions", user, session, admin);
+        }
+        throw badRequest();
     }
 
     @ReadOperation
@@ -61,8 +87,12 @@ class BudgetsEndpoint {
 
     private static void expect(String kind, String expected) {
         if (!kind.equals(expected)) {
-            throw new InvalidEndpointRequestException("Use /actuator/budgets/teams/{team} or /actuator/budgets/sessions/{user}/{session}",
-                    "unknown budget kind");
+            throw badRequest();
         }
+    }
+
+    private static InvalidEndpointRequestException badRequest() {
+        return new InvalidEndpointRequestException("Use /actuator/budgets/teams/{team} (or ?team=) or "
+                + "/actuator/budgets/sessions/{user}/{session} (or ?user=&session=)", "unknown budget");
     }
 }

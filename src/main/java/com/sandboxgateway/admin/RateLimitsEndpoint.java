@@ -1,6 +1,5 @@
 package com.sandboxgateway.admin;
 
-import java.util.List;
 import java.util.Map;
 
 import org.springframework.boot.actuate.endpoint.SecurityContext;
@@ -8,6 +7,7 @@ import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.lang.Nullable;
 import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.auth.ApiKeyAuthenticator;
@@ -17,8 +17,8 @@ import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.ratelimit.RateLimiter;
 
 /**
- * {@code /actuator/ratelimits} (admin role): every configured user's bucket; {@code /{user}} one of them;
- * {@code DELETE /{user}} refills it.
+ * {@code /actuator/ratelimits} (admin role): every configured user's bucket; {@code /{user}} (or
+ * {@code ?user=}) one of them; {@code DELETE} on either refills it.
  */
 @Component
 @Endpoint(id = "ratelimits")
@@ -40,9 +40,19 @@ class RateLimitsEndpoint {
     record UserBucket(String user, String team, int requestsPerMinute, int burst, int teamRequestsPerMinute, long available) {
     }
 
+    /** Every configured user's bucket, or one user's with {@code ?user=}. */
     @ReadOperation
-    List<UserBucket> users() {
+    Object users(@Nullable String user) {
+        if (user != null) {
+            return user(user);
+        }
         return authenticator.principals().stream().map(Principal::user).distinct().sorted().map(this::user).toList();
+    }
+
+    /** {@code DELETE /actuator/ratelimits?user=}: the same as {@code DELETE /actuator/ratelimits/{user}}. */
+    @DeleteOperation
+    UserBucket resetByQuery(String user, SecurityContext admin) {
+        return reset(user, admin);
     }
 
     /** {@code null} (404) for a user no key belongs to. */

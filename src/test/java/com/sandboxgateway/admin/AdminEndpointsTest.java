@@ -55,6 +55,8 @@ class AdminEndpointsTest extends GatewayIntegrationTest {
                 .isGreaterThanOrEqualTo(before);
         assertThat(refilled.path("team").asString()).isEqualTo("analytics");
         assertThat(call("GET", "/actuator/ratelimits/nobody", ADMIN_KEY).statusCode()).isEqualTo(404);
+        assertThat(read("/actuator/ratelimits?user=carol").path("user").asString()).isEqualTo("carol");
+        assertThat(call("DELETE", "/actuator/ratelimits?user=carol", ADMIN_KEY).statusCode()).isEqualTo(200);
         assertThat(adminActions()).anySatisfy(record -> assertThat(record.path("details").asString())
                 .contains("reset_rate_limit").contains("carol"));
     }
@@ -69,6 +71,8 @@ class AdminEndpointsTest extends GatewayIntegrationTest {
 
         JsonNode turns = read("/actuator/budgets/sessions/carol/" + session);
         JsonNode spend = read("/actuator/budgets/teams/analytics");
+        assertThat(read("/actuator/budgets?user=carol&session=" + session)).isEqualTo(turns);
+        assertThat(read("/actuator/budgets?team=analytics").path("spentUsd")).isEqualTo(spend.path("spentUsd"));
         JsonNode resetTurns = json.readTree(call("DELETE", "/actuator/budgets/sessions/carol/" + session, ADMIN_KEY).body());
         JsonNode resetSpend = json.readTree(call("DELETE", "/actuator/budgets/teams/analytics", ADMIN_KEY).body());
 
