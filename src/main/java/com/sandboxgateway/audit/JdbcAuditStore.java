@@ -151,6 +151,9 @@ final class JdbcAuditStore {
                 .param("created_at", Timestamp.from(r.createdAt())).param("prev_hash", previous).param("hash", hash)
                 .param("flags", r.flags().isEmpty() ? null : "," + String.join(",", r.flags()) + ",")
                 .update();
+        for (String flag : r.flags()) {
+            jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
+        }
     }
 
     List<StoredRecord> query(AuditQuery query) {
@@ -163,9 +166,8 @@ final class JdbcAuditStore {
         filter(sql, params, "container_id", "container", query.container());
         filter(sql, params, "kind", "kind", query.kind());
         if (query.flag() != null) {
-            // Stored as ",env_access,http_client,"; '_' is a LIKE wildcard, so it is escaped.
-            sql.append(" AND flags LIKE :flag ESCAPE '!'");
-            params.put("flag", "%," + query.flag().replace("!", "!!").replace("_", "!_").replace("%", "!%") + ",%");
+            sql.append(" AND seq IN (SELECT seq FROM audit_flag WHERE flag = :flag)");
+            params.put("flag", query.flag());
         }
         if (query.since() != null) {
             sql.append(" AND created_at >= :since");
@@ -235,6 +237,7 @@ final class JdbcAuditStore {
                 return 0;
             }
             long seq = ((Number) boundary.getFirst().get("seq")).longValue();
+            jdbc.sql("DELETE FROM audit_flag WHERE seq <= :seq").param("seq", seq).update();
             int removed = jdbc.sql("DELETE FROM audit_record WHERE seq <= :seq").param("seq", seq).update();
             jdbc.sql("UPDATE audit_chain SET base_seq = :seq, base_hash = :hash WHERE id = 1")
                     .param("seq", seq).param("hash", boundary.getFirst().get("hash")).update();
