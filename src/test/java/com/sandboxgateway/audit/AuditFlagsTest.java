@@ -60,6 +60,21 @@ class AuditFlagsTest {
         assertThat(verification.problem()).contains("content");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void shouldDropTheFlagsOfRecordsRetentionDeletes(String name, DataSource dataSource) {
+        JdbcAuditStore store = AuditStores.store(dataSource);
+        String team = "t-" + UUID.randomUUID();
+        store.append(flagged(team, List.of("env_access")));
+
+        store.deleteOlderThan(Instant.now().plusSeconds(60));
+
+        assertThat(recordIds(store, team, "env_access")).isEmpty();
+        assertThat(JdbcClient.create(dataSource).sql("SELECT COUNT(*) FROM audit_flag WHERE seq NOT IN (SELECT seq FROM audit_record)")
+                .query(Long.class).single()).isZero();
+        assertThat(store.verify().intact()).isTrue();
+    }
+
     @Test
     void shouldHashARecordWithoutFlagsExactlyAsBeforeFlagsExisted() {
         AuditRecord unflagged = flagged("analytics", List.of());
