@@ -9,7 +9,7 @@ package com.sandboxgateway.secrets;
  * 40-character SHA-1 in hex never does) and carry at least 4 bits per character; AWS's documentation
  * key {@code wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY} is a placeholder.
  */
-final class AwsSecretKeyRule implements Rule {
+final class AwsSecretKeyRule extends BaseRule {
 
     static final int WINDOW = 120;
     private static final int KEY_LENGTH = 40;
@@ -19,19 +19,8 @@ final class AwsSecretKeyRule implements Rule {
     private static final CharClass GLUE = CharClass.BASE64;
     private static final Trigger TRIGGER = Trigger.token(KEY_LENGTH, TextTraits.UPPER | TextTraits.LOWER);
 
-    @Override
-    public String id() {
-        return "aws-secret-access-key";
-    }
-
-    @Override
-    public Finding.Kind kind() {
-        return Finding.Kind.SECRET;
-    }
-
-    @Override
-    public Trigger trigger() {
-        return TRIGGER;
+    AwsSecretKeyRule() {
+        super("aws-secret-access-key", Finding.Kind.SECRET, TRIGGER);
     }
 
     @Override

@@ -8,7 +8,7 @@ import java.util.Set;
  * credentials in URLs ({@code scheme://user:pw@host}, the url-password rule's), retina assets
  * ({@code icon@2x.png}), package versions ({@code react@18.2.0}), decorators and {@code git@host:repo} remotes.
  */
-final class EmailRule implements Rule {
+final class EmailRule extends BaseRule {
 
     private static final int MAX_LOCAL = 64;
     private static final int MAX_DOMAIN = 253;
@@ -19,19 +19,8 @@ final class EmailRule implements Rule {
             "md", "yml", "yaml", "java", "py", "lock", "pdf");
     private static final Trigger TRIGGER = Trigger.atLeast(6, TextTraits.AT | TextTraits.DOT);
 
-    @Override
-    public String id() {
-        return "email";
-    }
-
-    @Override
-    public Finding.Kind kind() {
-        return Finding.Kind.PII;
-    }
-
-    @Override
-    public Trigger trigger() {
-        return TRIGGER;
+    EmailRule() {
+        super("email", Finding.Kind.PII, TRIGGER);
     }
 
     @Override

@@ -9,7 +9,7 @@ import java.util.Map;
  * gives ({@link #LENGTHS}, the SWIFT IBAN registry for the countries that use IBANs most) and the
  * number must pass the mod-97 check, which random strings pass once in 97 tries at the right length.
  */
-final class IbanRule implements Rule {
+final class IbanRule extends BaseRule {
 
     static final Map<String, Integer> LENGTHS = Map.ofEntries(
             Map.entry("AD", 24), Map.entry("AE", 23), Map.entry("AL", 28), Map.entry("AT", 20), Map.entry("AZ", 28),
@@ -36,19 +36,8 @@ final class IbanRule implements Rule {
     }
     private static final Trigger TRIGGER = new Trigger(15, 6, 4, TextTraits.UPPER, 0);
 
-    @Override
-    public String id() {
-        return "iban";
-    }
-
-    @Override
-    public Finding.Kind kind() {
-        return Finding.Kind.PII;
-    }
-
-    @Override
-    public Trigger trigger() {
-        return TRIGGER;
+    IbanRule() {
+        super("iban", Finding.Kind.PII, TRIGGER);
     }
 
     @Override

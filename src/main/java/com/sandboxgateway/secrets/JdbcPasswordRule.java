@@ -7,7 +7,7 @@ package com.sandboxgateway.secrets;
  * {@code jdbc:oracle:thin:scott/tiger@db}. The finding is the password alone. JDBC URLs with
  * {@code user:password@} userinfo are {@code url-password} findings.
  */
-final class JdbcPasswordRule implements Rule {
+final class JdbcPasswordRule extends BaseRule {
 
     private static final int MAX_URL = 2048;
     private static final CharClass URL_END = CharClass.of(" \t\r\n\"'<>`");
@@ -16,19 +16,8 @@ final class JdbcPasswordRule implements Rule {
     private static final String ORACLE_THIN = "jdbc:oracle:thin:";
     private static final Trigger TRIGGER = Trigger.atLeast(15, TextTraits.COLON | TextTraits.LOWER);
 
-    @Override
-    public String id() {
-        return "jdbc-password";
-    }
-
-    @Override
-    public Finding.Kind kind() {
-        return Finding.Kind.SECRET;
-    }
-
-    @Override
-    public Trigger trigger() {
-        return TRIGGER;
+    JdbcPasswordRule() {
+        super("jdbc-password", Finding.Kind.SECRET, TRIGGER);
     }
 
     @Override

@@ -10,26 +10,15 @@ import java.util.Base64;
  * it and requires {@code "alg"}, which random dotted strings never have. Unsigned tokens
  * ({@code alg: none}, empty signature) authenticate nothing and are not findings.
  */
-final class JwtRule implements Rule {
+final class JwtRule extends BaseRule {
 
     private static final int MAX_SEGMENT = 8 * 1024;
     private static final int MIN_SIGNATURE = 16;
     private static final CharClass SEGMENT = CharClass.BASE64URL;
     private static final Trigger TRIGGER = new Trigger(40, 0, MIN_SIGNATURE, TextTraits.UPPER | TextTraits.LOWER | TextTraits.DOT, 0);
 
-    @Override
-    public String id() {
-        return "jwt";
-    }
-
-    @Override
-    public Finding.Kind kind() {
-        return Finding.Kind.SECRET;
-    }
-
-    @Override
-    public Trigger trigger() {
-        return TRIGGER;
+    JwtRule() {
+        super("jwt", Finding.Kind.SECRET, TRIGGER);
     }
 
     @Override

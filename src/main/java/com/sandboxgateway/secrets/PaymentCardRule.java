@@ -6,7 +6,7 @@ package com.sandboxgateway.secrets;
  * check and start with an issuer prefix of a network that issues that length ({@link CardNetwork}).
  * Digits after a decimal point ({@code 0.4532015112830366}) or glued to letters are not card numbers.
  */
-final class PaymentCardRule implements Rule {
+final class PaymentCardRule extends BaseRule {
 
     private static final int MIN_DIGITS = 13;
     private static final int MAX_DIGITS = 19;
@@ -14,19 +14,8 @@ final class PaymentCardRule implements Rule {
     private static final CharClass GLUE = CharClass.of("A-Za-z0-9_");
     private static final Trigger TRIGGER = new Trigger(MIN_DIGITS, MIN_DIGITS, 0, 0, 0);
 
-    @Override
-    public String id() {
-        return "payment-card";
-    }
-
-    @Override
-    public Finding.Kind kind() {
-        return Finding.Kind.PII;
-    }
-
-    @Override
-    public Trigger trigger() {
-        return TRIGGER;
+    PaymentCardRule() {
+        super("payment-card", Finding.Kind.PII, TRIGGER);
     }
 
     @Override

@@ -15,26 +15,15 @@ package com.sandboxgateway.secrets;
  * Dates ({@code 2024-01-15}, {@code 01.02.2024}), times, decimals, IP addresses, version numbers and
  * grouped amounts do not fit these shapes.
  */
-final class PhoneRule implements Rule {
+final class PhoneRule extends BaseRule {
 
     private static final int MAX_GROUPS = 8;
     private static final CharClass GLUE = CharClass.of("A-Za-z0-9_+");
     static final CharClass SEPARATORS = CharClass.of(" .-");
     private static final Trigger TRIGGER = new Trigger(8, 7, 0, 0, 0);
 
-    @Override
-    public String id() {
-        return "phone";
-    }
-
-    @Override
-    public Finding.Kind kind() {
-        return Finding.Kind.PII;
-    }
-
-    @Override
-    public Trigger trigger() {
-        return TRIGGER;
+    PhoneRule() {
+        super("phone", Finding.Kind.PII, TRIGGER);
     }
 
     @Override

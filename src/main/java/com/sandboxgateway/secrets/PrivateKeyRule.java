@@ -13,7 +13,7 @@ package com.sandboxgateway.secrets;
  * cut off by the end of the text is reported however short, since a caller scanning line by line sees
  * the header line alone.
  */
-final class PrivateKeyRule implements Rule {
+final class PrivateKeyRule extends BaseRule {
 
     static final int MIN_BODY = 64;
     /** An RSA-8192 key in PEM is about 6,400 characters. */
@@ -28,19 +28,8 @@ final class PrivateKeyRule implements Rule {
     private static final Trigger TRIGGER = Trigger.atLeast(BEGIN.length() + "PRIVATE KEY".length() + DASHES.length(),
             TextTraits.UPPER | TextTraits.DASH);
 
-    @Override
-    public String id() {
-        return "private-key";
-    }
-
-    @Override
-    public Finding.Kind kind() {
-        return Finding.Kind.SECRET;
-    }
-
-    @Override
-    public Trigger trigger() {
-        return TRIGGER;
+    PrivateKeyRule() {
+        super("private-key", Finding.Kind.SECRET, TRIGGER);
     }
 
     @Override

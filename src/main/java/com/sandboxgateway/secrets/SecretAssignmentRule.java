@@ -14,7 +14,7 @@ package com.sandboxgateway.secrets;
  * not only digits (counts and ids), no spaces (prose), and not a placeholder, a path or a URL.
  * The finding is the value alone.
  */
-final class SecretAssignmentRule implements Rule {
+final class SecretAssignmentRule extends BaseRule {
 
     static final String[] KEYWORDS = {
             "password", "passwd", "pwd", "passphrase", "secret", "apikey", "accesskey", "secretkey", "privatekey",
@@ -32,19 +32,8 @@ final class SecretAssignmentRule implements Rule {
     private static final String[] SCHEMES = {"Bearer ", "Basic ", "Token ", "bearer ", "token "};
     private static final Trigger TRIGGER = new Trigger(4 + 1 + MIN_VALUE, 0, 0, 0, TextTraits.COLON | TextTraits.EQUALS);
 
-    @Override
-    public String id() {
-        return "generic-secret-assignment";
-    }
-
-    @Override
-    public Finding.Kind kind() {
-        return Finding.Kind.SECRET;
-    }
-
-    @Override
-    public Trigger trigger() {
-        return TRIGGER;
+    SecretAssignmentRule() {
+        super("generic-secret-assignment", Finding.Kind.SECRET, TRIGGER);
     }
 
     @Override

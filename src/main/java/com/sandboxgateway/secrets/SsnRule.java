@@ -6,24 +6,13 @@ package com.sandboxgateway.secrets;
  * {@code 0000}. The number must stand alone, so {@code 2024-01-15}, {@code 415-555-2671} and the
  * middle of {@code INV-123-45-6789-B} are not SSNs.
  */
-final class SsnRule implements Rule {
+final class SsnRule extends BaseRule {
 
     private static final CharClass GLUE = CharClass.of("A-Za-z0-9_-");
     private static final Trigger TRIGGER = new Trigger(11, 9, 0, TextTraits.DASH, 0);
 
-    @Override
-    public String id() {
-        return "us-ssn";
-    }
-
-    @Override
-    public Finding.Kind kind() {
-        return Finding.Kind.PII;
-    }
-
-    @Override
-    public Trigger trigger() {
-        return TRIGGER;
+    SsnRule() {
+        super("us-ssn", Finding.Kind.PII, TRIGGER);
     }
 
     @Override

@@ -10,14 +10,13 @@ import java.util.regex.Pattern;
  * that spot (bounded and possessive, so it cannot backtrack), that the token is not glued to a longer
  * word, and that the body after the prefix looks random rather than like {@code xxxxxxxx} or {@code your-key}.
  */
-final class TokenRule implements Rule {
+final class TokenRule extends BaseRule {
 
     /** Checks the part of a matched token after its prefix. */
     interface BodyCheck {
         boolean accepts(String body);
     }
 
-    private final String id;
     private final String anchor;
     private final int anchorOffset;
     private final String[] prefixes;
@@ -25,7 +24,6 @@ final class TokenRule implements Rule {
     private final int maxLength;
     private final CharClass tokenChars;
     private final BodyCheck bodyCheck;
-    private final Trigger trigger;
 
     /**
      * @param anchor a literal found in every prefix at the same offset, searched for first: one search
@@ -38,7 +36,7 @@ final class TokenRule implements Rule {
      */
     TokenRule(String id, String anchor, String[] prefixes, String shape, int maxLength, CharClass tokenChars, BodyCheck bodyCheck,
             Trigger trigger) {
-        this.id = id;
+        super(id, Finding.Kind.SECRET, trigger);
         this.anchor = anchor;
         this.anchorOffset = prefixes[0].indexOf(anchor);
         for (String prefix : prefixes) {
@@ -51,22 +49,6 @@ final class TokenRule implements Rule {
         this.maxLength = maxLength;
         this.tokenChars = tokenChars;
         this.bodyCheck = bodyCheck;
-        this.trigger = trigger;
-    }
-
-    @Override
-    public String id() {
-        return id;
-    }
-
-    @Override
-    public Finding.Kind kind() {
-        return Finding.Kind.SECRET;
-    }
-
-    @Override
-    public Trigger trigger() {
-        return trigger;
     }
 
     @Override

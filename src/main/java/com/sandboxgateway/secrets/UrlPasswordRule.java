@@ -6,7 +6,7 @@ package com.sandboxgateway.secrets;
  * JDBC URLs of the same shape. The finding is the password alone. Placeholders such as
  * {@code user:password@}, {@code ${DB_PASSWORD}} or {@code ****} are not findings.
  */
-final class UrlPasswordRule implements Rule {
+final class UrlPasswordRule extends BaseRule {
 
     private static final int MAX_AUTHORITY = 512;
     /**
@@ -18,19 +18,8 @@ final class UrlPasswordRule implements Rule {
     private static final CharClass HOST_START = CharClass.of("A-Za-z0-9[");
     private static final Trigger TRIGGER = Trigger.atLeast(12, TextTraits.COLON | TextTraits.SLASH | TextTraits.AT);
 
-    @Override
-    public String id() {
-        return "url-password";
-    }
-
-    @Override
-    public Finding.Kind kind() {
-        return Finding.Kind.SECRET;
-    }
-
-    @Override
-    public Trigger trigger() {
-        return TRIGGER;
+    UrlPasswordRule() {
+        super("url-password", Finding.Kind.SECRET, TRIGGER);
     }
 
     @Override
