@@ -83,6 +83,7 @@ class ProxyController {
         String requestId = RequestIds.next();
         response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
         MDC.put("requestId", requestId);
+        Optional<RouteMatch> route = routes.match(request.getMethod(), request.getRequestURI());
         Optional<Principal> principal = Optional.empty();
         try {
             principal = authenticator.authenticate(request.getHeader("Authorization"));
@@ -92,26 +93,26 @@ class ProxyController {
                 return;
             }
             try {
-                proxy(requestId, principal.get(), request, response);
+                proxy(requestId, principal.get(), route, request, response);
             } catch (GatewayException e) {
                 response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
                 refuse(response, e);
                 meters.counter("gateway.policy.refusals", "code", e.code().code(), "team", principal.get().team()).increment();
-                events.publishEvent(new RequestRefused(requestId, principal.get(), request.getMethod(), auditedPath(request),
+                events.publishEvent(new RequestRefused(requestId, principal.get(), request.getMethod(),
+                        // A path that matched no route may hold anything a client typed: the audit keeps only that.
+                        route.isPresent() ? request.getRequestURI() : "(no route)",
                         e.code(), e.getMessage(), clock.instant()));
             }
         } finally {
             MDC.remove("requestId");
-            countRequest(request, response, principal.orElse(null));
+            countRequest(route, response, principal.orElse(null));
         }
     }
 
     /** {@code gateway.requests} by route, team and status (and user, when per-user metrics are on). */
-    private void countRequest(HttpServletRequest request, HttpServletResponse response, Principal principal) {
-        String route = routes.match(request.getMethod(), request.getRequestURI())
-                .map(match -> match.route().name().toLowerCase(Locale.ROOT)).orElse("none");
+    private void countRequest(Optional<RouteMatch> route, HttpServletResponse response, Principal principal) {
         Counter.Builder counter = Counter.builder("gateway.requests").description("Requests answered on /v1")
-                .tag("route", route).tag("team", principal == null ? "none" : principal.team())
+                .tag("route", route.map(match -> match.route().name().toLowerCase(Locale.ROOT)).orElse("none")).tag("team", principal == null ? "none" : principal.team())
                 .tag("status", Integer.toString(response.getStatus()));
         if (perUserMetrics) {
             counter.tag("user", principal == null ? "none" : principal.user());
@@ -119,9 +120,9 @@ class ProxyController {
         counter.register(meters).increment();
     }
 
-    private void proxy(String requestId, Principal principal, HttpServletRequest request, HttpServletResponse response)
-            throws IOException {
-        RouteMatch route = routes.match(request.getMethod(), request.getRequestURI()).orElseThrow(() -> new GatewayException(
+    private void proxy(String requestId, Principal principal, Optional<RouteMatch> matched, HttpServletRequest request,
+                       HttpServletResponse response) throws IOException {
+        RouteMatch route = matched.orElseThrow(() -> new GatewayException(
                 ErrorCode.ROUTE_NOT_ALLOWED, "The gateway does not serve " + request.getMethod()
                 + " on this path. It forwards the responses, files and containers routes of /v1 only."));
         RequestBody body = bodies.read(route.route(), request);
@@ -144,11 +145,6 @@ class ProxyController {
                 multipart.upload().close();
             }
         }
-    }
-
-    /** A path that matched no route may hold anything a client typed, so the audit keeps only that it did not match. */
-    private String auditedPath(HttpServletRequest request) {
-        return routes.match(request.getMethod(), request.getRequestURI()).isPresent() ? request.getRequestURI() : "(no route)";
     }
 
     private void forward(Exchange exchange, HttpServletRequest request, HttpServletResponse response) throws IOException {
