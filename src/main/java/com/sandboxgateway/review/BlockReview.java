@@ -3,23 +3,29 @@ package com.sandboxgateway.review;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.sandboxgateway.review.CodeModel.Reference;
+import com.sandboxgateway.review.CodeModel.Statement;
 import com.sandboxgateway.review.FlagRule.Detail;
 import com.sandboxgateway.review.PythonToken.Kind;
 
 /**
  * The evidence one code block offers, gathered once (references, shell commands, magics, string
- * literals, path arguments) and then checked against each flag rule in turn.
+ * literals, path arguments) and then checked against each flag rule in turn. Literal code handed to
+ * {@code exec}, {@code eval} or {@code compile} is reviewed as a block of its own, with the names the
+ * block defined, and its flags count as the block's.
  */
 final class BlockReview {
 
     private static final Pattern URL = Pattern.compile("(?i)\\b(?:https?|ftps?)://[^\\s'\"<>|;)`]+");
     private static final Pattern SHELL_WORD_SEPARATORS = Pattern.compile("[\\s=;|&<>'\"()`]+");
     private static final Set<String> HOST_KEYWORDS = Set.of("url", "host", "address", "hostname");
+    /** How deep literal code inside literal code is followed: {@code exec("exec('...')")} is two. */
+    private static final int MAX_NESTED_CODE = 4;
 
     private final CodeModel model;
     private final List<PythonToken> tokens;
@@ -29,9 +35,15 @@ final class BlockReview {
     private final List<String> paths = new ArrayList<>();
     /** Sink calls already reported under an earlier flag, by the index of their first token. */
     private final Set<Integer> claimedSinks = new HashSet<>();
+    /** The literal code this block runs with {@code exec} and friends. */
+    private final List<BlockReview> nested = new ArrayList<>();
 
     BlockReview(PythonSource source, CodeRules rules) {
-        this.model = CodeModel.of(source.tokens(), rules.aliases());
+        this(source, rules, rules.aliases(), 0);
+    }
+
+    private BlockReview(PythonSource source, CodeRules rules, Map<String, String> aliases, int nesting) {
+        this.model = CodeModel.of(source.tokens(), aliases);
         this.tokens = model.tokens();
         this.magics = source.magics();
         shell.addAll(source.shellCommands());
@@ -41,6 +53,11 @@ final class BlockReview {
             }
             if (reference.hasArguments() && matches(reference, rules.pathCalls())) {
                 collectPaths(reference, rules.pathKeywords());
+            }
+            String code = nesting < MAX_NESTED_CODE && reference.hasArguments() && matches(reference, rules.codeCalls())
+                    ? literalCode(model.arguments(reference).getFirst()) : null;
+            if (code != null) {
+                nested.add(new BlockReview(PythonLexer.lex(code), rules, model.aliases(), nesting + 1));
             }
         }
         paths.addAll(source.magicPaths());
@@ -91,6 +108,24 @@ final class BlockReview {
         if (flag.loopMinIterations() > 0) {
             loops(flag, found);
         }
+        for (BlockReview code : nested) {
+            code.check(flag, found);
+        }
+    }
+
+    /** The code an argument holds: plain string literals (concatenated) or a variable holding one; else {@code null}. */
+    private String literalCode(List<PythonToken> argument) {
+        if (argument.size() == 1 && model.stringValue(argument.getFirst()) != null) {
+            return PythonToken.unescape(model.stringValue(argument.getFirst()));
+        }
+        StringBuilder code = new StringBuilder();
+        for (PythonToken token : argument) {
+            if (token.kind() != Kind.STRING || token.fString()) {
+                return null;
+            }
+            code.append(token.value());
+        }
+        return code.isEmpty() ? null : code.toString();
     }
 
     private void texts(FlagRule flag, List<Pattern> patterns, List<String> texts, ReportedFlags found) {
@@ -186,13 +221,15 @@ final class BlockReview {
 
     /** {@code for _ in range(huge)} or {@code while True} without {@code break}, whose body writes. */
     private void loops(FlagRule flag, ReportedFlags found) {
-        for (int start = 0; start < tokens.size(); start = lineEnd(start) + 1) {
-            PythonToken first = tokens.get(start);
-            int end = lineEnd(start);
-            boolean huge = first.is(Kind.NAME, "for") && largestRange(start, end) >= flag.loopMinIterations();
-            boolean endless = first.is(Kind.NAME, "while") && end - start >= 2
-                    && (tokens.get(start + 1).is(Kind.NAME, "True") || tokens.get(start + 1).is(Kind.NUMBER, "1"));
-            if ((huge || endless) && bodyWrites(end + 1, first.indent(), flag.loopWrites(), endless)) {
+        for (Statement header : model.statements()) {
+            if (!header.header()) {
+                continue;
+            }
+            PythonToken first = tokens.get(header.start());
+            boolean huge = first.is(Kind.NAME, "for") && largestRange(header.start(), header.end()) >= flag.loopMinIterations();
+            boolean endless = first.is(Kind.NAME, "while") && header.end() - header.start() >= 2
+                    && (tokens.get(header.start() + 1).is(Kind.NAME, "True") || tokens.get(header.start() + 1).is(Kind.NUMBER, "1"));
+            if ((huge || endless) && bodyWrites(header.end() + 1, header.bodyEnd(), flag.loopWrites(), endless)) {
                 found.add(flag.name(), null);
             }
         }
@@ -219,9 +256,9 @@ final class BlockReview {
         return largest;
     }
 
-    private boolean bodyWrites(int from, int headerIndent, List<String> writes, boolean mustNotBreak) {
+    private boolean bodyWrites(int from, int to, List<String> writes, boolean mustNotBreak) {
         boolean writing = false;
-        for (int i = from; i < tokens.size() && (tokens.get(i).kind() == Kind.NEWLINE || tokens.get(i).indent() > headerIndent); i++) {
+        for (int i = from; i < to; i++) {
             PythonToken token = tokens.get(i);
             if (mustNotBreak && (token.is(Kind.NAME, "break") || token.is(Kind.NAME, "return"))) {
                 return false;
@@ -230,14 +267,6 @@ final class BlockReview {
                     && i + 1 < tokens.size() && tokens.get(i + 1).isOp("(");
         }
         return writing;
-    }
-
-    private int lineEnd(int start) {
-        int i = start;
-        while (i < tokens.size() && tokens.get(i).kind() != Kind.NEWLINE) {
-            i++;
-        }
-        return i;
     }
 
     /** The host a network call targets: its first argument (or {@code url=}/{@code host=}), a literal or a variable holding one. */

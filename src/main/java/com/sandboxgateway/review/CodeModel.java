@@ -13,9 +13,14 @@ import com.sandboxgateway.review.PythonToken.Kind;
  * What the tokens of a block refer to: each dotted name ({@code os.environ.get}, {@code df.to_csv}) with
  * the full names it may stand for once imports and aliases are applied ({@code from os import environ
  * as e; e[...]} is {@code os.environ}), the call it makes if any, and for variables what they were
- * assigned: a string literal ({@code url = "https://..."}) or values derived from other names
- * ({@code r = requests.get(u)}, so {@code exec(r.text)} runs downloaded text). A straight-line, one-pass
- * approximation: no control flow, no scopes, which is what a review signal needs.
+ * assigned: a string literal ({@code url = "https://..."}), another name ({@code run = subprocess.run}),
+ * or values derived from other names ({@code r = requests.get(u)}, so {@code exec(r.text)} runs
+ * downloaded text). A straight-line, one-pass approximation: no control flow, no scopes, which is what a
+ * review signal needs.
+ *
+ * <p>The unit is the statement, however it is laid out: logical lines are split at top-level {@code ;},
+ * and a compound statement's header ({@code if x:}, {@code for ...:}, {@code with ... as f:}) is a
+ * statement of its own, so the body written after its colon on the same line is one too.
  */
 final class CodeModel {
 
@@ -23,15 +28,23 @@ final class CodeModel {
             "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
             "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with",
             "yield");
+    /** Statements whose first top-level colon (not a lambda's) ends a header and opens a body. */
+    private static final Set<String> BLOCK_KEYWORDS = Set.of("if", "elif", "else", "for", "while", "with", "try", "except",
+            "finally", "def", "class", "async");
+    /** Soft keywords that open a block only when a statement is not an assignment to a variable of that name. */
+    private static final Set<String> SOFT_BLOCK_KEYWORDS = Set.of("match", "case");
+    /** Calls that return the module a literal names: {@code __import__("os").system} is {@code os.system}. */
+    private static final Set<String> IMPORT_CALLS = Set.of("__import__", "builtins.__import__", "importlib.import_module");
 
     /**
      * One dotted name in the code.
      *
+     * @param name the name as written; {@code ?.name} for an attribute of an expression ({@code f().name})
      * @param candidates the full names it may stand for, the resolved one first
      * @param start index of its first token; {@code end} is just past its last
      * @param open index of the {@code (} of its call, or -1 when it is not called; {@code close} its {@code )}
      */
-    record Reference(List<String> candidates, int start, int end, int open, int close) {
+    record Reference(String name, List<String> candidates, int start, int end, int open, int close) {
 
         boolean isCall() {
             return open >= 0;
@@ -42,29 +55,36 @@ final class CodeModel {
         }
     }
 
+    /**
+     * One statement, tokens {@code [start, end)} without its {@code ;} or line end. A compound statement's
+     * header ({@code for x in y}, without the colon at {@code end}) has a body, tokens
+     * {@code [end + 1, bodyEnd)}: the rest of its line, or else the lines indented under it.
+     */
+    record Statement(int start, int end, boolean header, int bodyEnd) {
+    }
+
     private final List<PythonToken> tokens;
+    private final List<Statement> statements;
+    private final List<String> imports = new ArrayList<>();
     private final Map<String, String> aliases = new HashMap<>();
     private final List<String> starModules = new ArrayList<>();
     private final Map<String, String> strings = new HashMap<>();
     private final Map<String, Set<String>> origins = new HashMap<>();
     private final Map<String, String> constructedBy = new HashMap<>();
     private final List<Reference> references = new ArrayList<>();
+    /** The modules literal import calls return, by the index of the call's {@code )}. */
+    private final Map<Integer, String> importCalls = new HashMap<>();
 
     private CodeModel(List<PythonToken> tokens, Map<String, String> defaultAliases) {
         this.tokens = tokens;
+        this.statements = statements(tokens);
         this.aliases.putAll(defaultAliases);
     }
 
     static CodeModel of(List<PythonToken> tokens, Map<String, String> defaultAliases) {
         CodeModel model = new CodeModel(tokens, defaultAliases);
-        int lineStart = 0;
-        for (int i = 0; i <= tokens.size(); i++) {
-            if (i == tokens.size() || tokens.get(i).kind() == Kind.NEWLINE) {
-                if (i > lineStart) {
-                    model.line(lineStart, i);
-                }
-                lineStart = i + 1;
-            }
+        for (Statement statement : model.statements) {
+            model.statement(statement.start(), statement.end());
         }
         return model;
     }
@@ -73,8 +93,22 @@ final class CodeModel {
         return tokens;
     }
 
+    List<Statement> statements() {
+        return statements;
+    }
+
     List<Reference> references() {
         return references;
+    }
+
+    /** What the import statements bound, in order, each as {@code local=full.name} ({@code *=module} for a star import). */
+    List<String> imports() {
+        return imports;
+    }
+
+    /** The names that stand for others once the whole block has run: imports, aliases and assigned names. */
+    Map<String, String> aliases() {
+        return aliases;
     }
 
     /** The string literal a variable named by {@code token} was assigned, or {@code null}. */
@@ -109,7 +143,73 @@ final class CodeModel {
         return arguments;
     }
 
-    private void line(int start, int end) {
+    private static List<Statement> statements(List<PythonToken> tokens) {
+        List<Statement> statements = new ArrayList<>();
+        int start = 0;
+        int depth = 0;
+        int lambdas = 0;
+        for (int i = 0; i <= tokens.size(); i++) {
+            PythonToken token = i < tokens.size() ? tokens.get(i) : null;
+            if (token == null || token.kind() == Kind.NEWLINE || depth == 0 && token.isOp(";")) {
+                if (i > start) {
+                    statements.add(new Statement(start, i, false, i));
+                }
+                start = i + 1;
+                depth = 0;
+                lambdas = 0;
+            } else if (opens(token)) {
+                depth++;
+            } else if (closes(token)) {
+                depth = Math.max(0, depth - 1);
+            } else if (depth == 0 && token.is(Kind.NAME, "lambda")) {
+                lambdas++;
+            } else if (depth == 0 && token.isOp(":")) {
+                if (lambdas > 0) {
+                    lambdas--;
+                } else if (opensBlock(tokens, start, i)) {
+                    statements.add(new Statement(start, i, true, bodyEnd(tokens, i)));
+                    start = i + 1;
+                }
+            }
+        }
+        return statements;
+    }
+
+    private static boolean opensBlock(List<PythonToken> tokens, int start, int colon) {
+        PythonToken first = tokens.get(start);
+        if (first.kind() != Kind.NAME) {
+            return false;
+        }
+        if (BLOCK_KEYWORDS.contains(first.text())) {
+            return true;
+        }
+        // match: int = 1 and match.x: int are annotated assignments, match x: and match (x): open a block.
+        return SOFT_BLOCK_KEYWORDS.contains(first.text()) && colon > start + 1 && !tokens.get(start + 1).isOp(".");
+    }
+
+    /** Where the body of the header whose colon is at {@code colon} ends: its line, or the lines indented deeper. */
+    private static int bodyEnd(List<PythonToken> tokens, int colon) {
+        int next = colon + 1;
+        if (next < tokens.size() && tokens.get(next).kind() != Kind.NEWLINE) {
+            return lineEnd(tokens, next);
+        }
+        int headerIndent = tokens.get(colon).indent();
+        int end = Math.min(next + 1, tokens.size());
+        while (end < tokens.size() && tokens.get(end).indent() > headerIndent) {
+            end = Math.min(lineEnd(tokens, end) + 1, tokens.size());
+        }
+        return end;
+    }
+
+    private static int lineEnd(List<PythonToken> tokens, int from) {
+        int i = from;
+        while (i < tokens.size() && tokens.get(i).kind() != Kind.NEWLINE) {
+            i++;
+        }
+        return i;
+    }
+
+    private void statement(int start, int end) {
         PythonToken first = tokens.get(start);
         if (first.is(Kind.NAME, "import")) {
             imports(start + 1, end);
@@ -121,8 +221,23 @@ final class CodeModel {
         }
         int before = references.size();
         collectReferences(start, end);
-        if (end - start >= 3 && first.kind() == Kind.NAME && tokens.get(start + 1).isOp("=")) {
-            assign(first.text(), start + 2, end, before);
+        List<String> targets = new ArrayList<>();
+        int value = start;
+        while (value + 1 < end && isVariable(tokens.get(value)) && tokens.get(value + 1).isOp("=")) {
+            targets.add(tokens.get(value).text());
+            value += 2;
+        }
+        if (targets.isEmpty() && isVariable(first) && start + 1 < end && tokens.get(start + 1).isOp(":")) {
+            int equals = topLevelOp(start + 2, end, "=");
+            if (equals > 0) {
+                targets.add(first.text());
+                value = equals + 1;
+            }
+        }
+        if (value < end) {
+            for (String target : targets) {
+                assign(target, value, end, before);
+            }
         }
         for (int i = start; i < end - 1; i++) {
             if ((first.is(Kind.NAME, "with") || first.is(Kind.NAME, "async")) && tokens.get(i).is(Kind.NAME, "as")
@@ -132,41 +247,72 @@ final class CodeModel {
         }
     }
 
+    private int topLevelOp(int start, int end, String op) {
+        int depth = 0;
+        for (int i = start; i < end; i++) {
+            PythonToken token = tokens.get(i);
+            depth += opens(token) ? 1 : closes(token) ? -1 : 0;
+            if (depth == 0 && token.isOp(op)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isVariable(PythonToken token) {
+        return token.kind() == Kind.NAME && !KEYWORDS.contains(token.text());
+    }
+
     private void imports(int start, int end) {
         for (List<PythonToken> part : split(start, end)) {
             String module = dotted(part, 0);
             int as = indexOfName(part, "as");
             if (module != null && as >= 0 && as + 1 < part.size()) {
-                bind(part.get(as + 1).text(), module);
+                imported(part.get(as + 1).text(), module);
             } else if (module != null) {
                 String top = module.split("\\.")[0];
-                bind(top, top);
+                imported(top, top);
             }
         }
     }
 
+    /** {@code from m import a, b as c}, {@code from m import (a, b)}, {@code from . import a}, {@code from ..m import *}. */
     private void fromImport(int start, int end) {
+        int from = start;
+        StringBuilder module = new StringBuilder();
+        while (from < end && tokens.get(from).isOp(".")) {
+            module.append('.');
+            from++;
+        }
         int importAt = -1;
-        for (int i = start; i < end; i++) {
+        for (int i = from; i < end; i++) {
             if (tokens.get(i).is(Kind.NAME, "import")) {
                 importAt = i;
                 break;
             }
         }
-        String module = importAt < 0 ? null : dotted(tokens.subList(start, importAt), 0);
-        if (module == null) {
+        String name = importAt < 0 ? null : importAt == from ? "" : dotted(tokens.subList(from, importAt), 0);
+        if (name == null || module.isEmpty() && name.isEmpty()) {
             return;
         }
+        module.append(name);
+        String prefix = name.isEmpty() ? module.toString() : module + ".";
         for (List<PythonToken> part : split(importAt + 1, end)) {
             List<PythonToken> names = part.stream().filter(t -> !t.isOp("(") && !t.isOp(")")).toList();
             if (names.size() == 1 && names.getFirst().isOp("*")) {
-                starModules.add(module);
+                starModules.add(module.toString());
+                imports.add("*=" + module);
             } else if (!names.isEmpty() && names.getFirst().kind() == Kind.NAME) {
                 int as = indexOfName(names, "as");
                 String local = as >= 0 && as + 1 < names.size() ? names.get(as + 1).text() : names.getFirst().text();
-                bind(local, module + "." + names.getFirst().text());
+                imported(local, prefix + names.getFirst().text());
             }
         }
+    }
+
+    private void imported(String local, String fullName) {
+        imports.add(local + "=" + fullName);
+        bind(local, fullName);
     }
 
     private void bind(String local, String fullName) {
@@ -202,6 +348,32 @@ final class CodeModel {
             }
         }
         origins.put(variable, derived);
+        Reference whole = references.size() > firstReference ? references.get(firstReference) : null;
+        if (whole != null && whole.start() == start && (whole.isCall() ? whole.close() + 1 : whole.end()) == end) {
+            String module = importedModule(whole);
+            if (module != null) {
+                aliases.put(variable, module);
+            } else if (!whole.isCall() && !whole.name().startsWith("?.")) {
+                aliases.put(variable, whole.candidates().getFirst());
+                if (strings.containsKey(whole.name())) {
+                    strings.put(variable, strings.get(whole.name()));
+                }
+            }
+        }
+    }
+
+    /** The module a call such as {@code __import__("os")} returns when its first argument is a literal, else {@code null}. */
+    private String importedModule(Reference call) {
+        if (!call.hasArguments() || !IMPORT_CALLS.contains(call.candidates().getFirst())) {
+            return null;
+        }
+        List<PythonToken> first = arguments(call).getFirst();
+        if (first.size() != 1 || first.getFirst().kind() != Kind.STRING || first.getFirst().fString()) {
+            return null;
+        }
+        String module = first.getFirst().text().strip();
+        // __import__("os.path") returns os; importlib.import_module("os.path") returns os.path.
+        return call.candidates().getFirst().endsWith("__import__") ? module.split("\\.")[0] : module;
     }
 
     private void collectReferences(int start, int end) {
@@ -216,19 +388,27 @@ final class CodeModel {
             if (afterDot && !onExpression || i > start && (tokens.get(i - 1).is(Kind.NAME, "def") || tokens.get(i - 1).is(Kind.NAME, "class"))) {
                 continue;
             }
-            StringBuilder name = new StringBuilder(onExpression ? "?." : "").append(token.text());
+            StringBuilder name = new StringBuilder(token.text());
             int j = i + 1;
             while (j + 1 < end && tokens.get(j).isOp(".") && tokens.get(j + 1).kind() == Kind.NAME) {
                 name.append('.').append(tokens.get(j + 1).text());
                 j += 2;
             }
+            String module = onExpression ? importCalls.get(i - 2) : null;
             boolean keywordArgument = j == i + 1 && j < end && tokens.get(j).isOp("=")
                     && (i == start || tokens.get(i - 1).isOp("(") || tokens.get(i - 1).isOp(","));
             if (keywordArgument) {
                 continue;
             }
             int open = j < end && tokens.get(j).isOp("(") ? j : -1;
-            references.add(new Reference(candidates(name.toString()), i, j, open, open < 0 ? -1 : matching(open, end)));
+            String written = onExpression ? "?." + name : name.toString();
+            List<String> candidates = module != null ? List.of(module + "." + name) : candidates(written);
+            Reference reference = new Reference(written, candidates, i, j, open, open < 0 ? -1 : matching(open, end));
+            references.add(reference);
+            String imported = importedModule(reference);
+            if (imported != null) {
+                importCalls.put(reference.close(), imported);
+            }
             i = j - 1;
         }
     }

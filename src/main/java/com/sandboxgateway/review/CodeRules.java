@@ -21,8 +21,8 @@ import java.util.stream.Stream;
 public final class CodeRules {
 
     static final String STANDARD_RESOURCE = "review/code-rules.yml";
-    private static final Set<String> FILE_KEYS = Set.of("aliases", "shell-calls", "path-calls", "path-keywords", "limits",
-            "flags", "disabled");
+    private static final Set<String> FILE_KEYS = Set.of("aliases", "shell-calls", "path-calls", "path-keywords", "code-calls",
+            "limits", "flags", "disabled");
     private static final Set<String> LIMIT_KEYS = Set.of("max-flags", "max-details-per-flag");
 
     private static final class Standard {
@@ -41,17 +41,20 @@ public final class CodeRules {
     private final List<NameGlob> shellCalls;
     private final List<NameGlob> pathCalls;
     private final Set<String> pathKeywords;
+    private final List<NameGlob> codeCalls;
     private final Limits limits;
     private final List<FlagRule> flags;
     private final List<String> disabled;
 
     private CodeRules(String source, Map<String, String> aliases, List<NameGlob> shellCalls, List<NameGlob> pathCalls,
-                      Set<String> pathKeywords, Limits limits, List<FlagRule> flags, List<String> disabled) {
+                      Set<String> pathKeywords, List<NameGlob> codeCalls, Limits limits, List<FlagRule> flags,
+                      List<String> disabled) {
         this.source = source;
         this.aliases = Map.copyOf(aliases);
         this.shellCalls = List.copyOf(shellCalls);
         this.pathCalls = List.copyOf(pathCalls);
         this.pathKeywords = Set.copyOf(pathKeywords);
+        this.codeCalls = List.copyOf(codeCalls);
         this.limits = limits;
         this.flags = List.copyOf(flags);
         this.disabled = List.copyOf(disabled);
@@ -74,7 +77,7 @@ public final class CodeRules {
 
     /**
      * These rules with {@code extra} merged in: its flags added, or their evidence added to the flag of
-     * the same name; its aliases, shell calls, path calls and keywords added; the flags it disables
+     * the same name; its aliases, shell calls, path calls, keywords and code calls added; the flags it disables
      * removed; its limits used where it sets them.
      *
      * @throws InvalidRulesException when a disabled flag does not exist or a merged flag contradicts itself
@@ -98,7 +101,8 @@ public final class CodeRules {
         Limits mergedLimits = new Limits(extra.limits.maxFlags() > 0 ? extra.limits.maxFlags() : limits.maxFlags(),
                 extra.limits.maxDetailsPerFlag() > 0 ? extra.limits.maxDetailsPerFlag() : limits.maxDetailsPerFlag());
         return new CodeRules(source + " + " + extra.source, allAliases, concat(shellCalls, extra.shellCalls),
-                concat(pathCalls, extra.pathCalls), keywords, mergedLimits, new ArrayList<>(merged.values()), List.of());
+                concat(pathCalls, extra.pathCalls), keywords, concat(codeCalls, extra.codeCalls), mergedLimits,
+                new ArrayList<>(merged.values()), List.of());
     }
 
     /** The names of the flags these rules can raise, in file order. */
@@ -120,6 +124,11 @@ public final class CodeRules {
 
     Set<String> pathKeywords() {
         return pathKeywords;
+    }
+
+    /** Calls whose first argument is Python source ({@code exec("...")}): a literal one is reviewed like the block. */
+    List<NameGlob> codeCalls() {
+        return codeCalls;
     }
 
     Limits limits() {
@@ -155,7 +164,8 @@ public final class CodeRules {
             }
         });
         return new CodeRules(file.source(), aliases, globs(file, "shell-calls"), globs(file, "path-calls"),
-                new LinkedHashSet<>(file.strings("path-keywords")), limits, flags, file.strings("disabled"));
+                new LinkedHashSet<>(file.strings("path-keywords")), globs(file, "code-calls"), limits, flags,
+                file.strings("disabled"));
     }
 
     private static int count(RuleFile section, String key) {

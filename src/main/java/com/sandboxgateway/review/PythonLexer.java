@@ -227,29 +227,78 @@ final class PythonLexer {
         }
     }
 
-    /** The code inside an f-string's braces, tokenized in place so that it is looked at like other code. */
+    /**
+     * The code inside an f-string's replacement fields, tokenized in place so that it is looked at like
+     * other code: of {@code {expression=!r:>{width}}} the expression, then the fields nested in the format
+     * spec; the {@code =}, the conversion and the spec itself are text.
+     */
     private void fStringExpressions(String content) {
         for (int i = 0; i < content.length(); i++) {
             if (content.startsWith("{{", i)) {
                 i++;
             } else if (content.charAt(i) == '{') {
-                int level = 1;
-                int j = i + 1;
-                while (j < content.length() && level > 0) {
-                    char c = content.charAt(j);
-                    level += c == '{' ? 1 : c == '}' ? -1 : 0;
-                    j++;
+                int close = fieldEnd(content, i + 1);
+                String field = content.substring(i + 1, close);
+                int expressionEnd = expressionEnd(field);
+                String expression = field.substring(0, expressionEnd).stripTrailing();
+                if (expression.endsWith("=") && !expression.matches("(?s).*[=!<>]=")) {
+                    expression = expression.substring(0, expression.length() - 1);
                 }
-                PythonLexer inner = new PythonLexer(content.substring(i + 1, Math.max(i + 1, j - 1)), true);
+                PythonLexer inner = new PythonLexer(expression, true);
                 inner.indent = indent;
                 inner.run();
                 add(Kind.OP, "(");
                 inner.tokens.stream().filter(t -> t.kind() != Kind.NEWLINE)
                         .forEach(t -> tokens.add(new PythonToken(t.kind(), t.text(), indent, t.fString())));
                 add(Kind.OP, ")");
-                i = j - 1;
+                int spec = field.indexOf(':', expressionEnd);
+                if (spec >= 0) {
+                    fStringExpressions(field.substring(spec + 1));
+                }
+                i = close;
             }
         }
+    }
+
+    /** The index of the {@code }} closing the field that starts at {@code from}, or the length when it is unclosed. */
+    private static int fieldEnd(String content, int from) {
+        int level = 0;
+        for (int i = from; i < content.length(); i++) {
+            char c = content.charAt(i);
+            if (c == '\'' || c == '"') {
+                i = quoteEnd(content, i);
+            } else if (c == '{') {
+                level++;
+            } else if (c == '}' && level-- == 0) {
+                return i;
+            }
+        }
+        return content.length();
+    }
+
+    /** Where a field's expression ends: at its top-level {@code !conversion} or {@code :spec}, else at its end. */
+    private static int expressionEnd(String field) {
+        int level = 0;
+        for (int i = 0; i < field.length(); i++) {
+            char c = field.charAt(i);
+            if (c == '\'' || c == '"') {
+                i = quoteEnd(field, i);
+            } else if ("([{".indexOf(c) >= 0) {
+                level++;
+            } else if (")]}".indexOf(c) >= 0) {
+                level--;
+            } else if (level == 0 && (c == ':' || c == '!' && !field.startsWith("!=", i))) {
+                return i;
+            }
+        }
+        return field.length();
+    }
+
+    /** The index of the quote closing the string literal whose opening quote is at {@code open}. */
+    private static int quoteEnd(String text, int open) {
+        char quote = text.charAt(open);
+        int end = text.indexOf(quote, open + 1);
+        return end < 0 ? text.length() : end;
     }
 
     private void number() {
