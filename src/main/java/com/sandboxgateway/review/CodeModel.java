@@ -395,13 +395,17 @@ final class CodeModel {
                 j += 2;
             }
             String module = onExpression ? importCalls.get(i - 2) : null;
+            Reference grouped = onExpression ? groupedBefore(i - 2) : null;
             boolean keywordArgument = j == i + 1 && j < end && tokens.get(j).isOp("=")
                     && (i == start || tokens.get(i - 1).isOp("(") || tokens.get(i - 1).isOp(","));
             if (keywordArgument) {
                 continue;
             }
             int open = j < end && tokens.get(j).isOp("(") ? j : -1;
-            String written = onExpression ? "?." + name : name.toString();
+            if (open < 0 && j + 1 < end && tokens.get(j).isOp(")") && tokens.get(j + 1).isOp("(") && inParentheses(i)) {
+                open = j + 1;
+            }
+            String written = grouped != null ? grouped.name() + "." + name : onExpression ? "?." + name : name.toString();
             List<String> candidates = module != null ? List.of(module + "." + name) : candidates(written);
             Reference reference = new Reference(written, candidates, i, j, open, open < 0 ? -1 : matching(open, end));
             references.add(reference);
@@ -411,6 +415,24 @@ final class CodeModel {
             }
             i = j - 1;
         }
+    }
+
+    /** The name in parentheses whose {@code )} is at {@code close}, as in {@code (os).system}, or {@code null}. */
+    private Reference groupedBefore(int close) {
+        if (!tokens.get(close).isOp(")") || references.isEmpty()) {
+            return null;
+        }
+        Reference last = references.getLast();
+        return last.end() == close && !last.isCall() && !last.name().startsWith("?.") && inParentheses(last.start()) ? last : null;
+    }
+
+    /** Whether the name at {@code start} is alone in grouping parentheses so far: {@code (name}, not {@code f(name}. */
+    private boolean inParentheses(int start) {
+        if (start < 1 || !tokens.get(start - 1).isOp("(")) {
+            return false;
+        }
+        PythonToken before = start >= 2 ? tokens.get(start - 2) : null;
+        return before == null || !(isVariable(before) || before.kind() == Kind.STRING || closes(before));
     }
 
     private List<String> candidates(String name) {

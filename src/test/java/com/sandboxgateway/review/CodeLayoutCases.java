@@ -53,6 +53,8 @@ final class CodeLayoutCases {
             risky("subprocess", "import subprocess", "@(lambda f: subprocess.run(['id']))", "def job(): pass"),
             risky("subprocess", "import subprocess", "with subprocess.Popen(['id']) as p: p.wait()"),
             risky("subprocess", "import subprocess", "if True: subprocess.call(['id'])"),
+            risky("subprocess", "import subprocess", "(subprocess).run(['id'])"),
+            risky("subprocess", "import os", "(os.system)('id')"),
             // raw_socket
             risky("raw_socket(host=evil.example.com allowed=false)", "import socket",
                     "socket.create_connection(('evil.example.com', 443))"),
