@@ -113,19 +113,17 @@ final class BlockReview {
         }
     }
 
-    /** The code an argument holds: plain string literals (concatenated) or a variable holding one; else {@code null}. */
+    /** The code an argument holds: a plain string literal or a variable holding one; else {@code null}. */
     private String literalCode(List<PythonToken> argument) {
-        if (argument.size() == 1 && model.stringValue(argument.getFirst()) != null) {
-            return PythonToken.unescape(model.stringValue(argument.getFirst()));
+        if (argument.size() != 1) {
+            return null;
         }
-        StringBuilder code = new StringBuilder();
-        for (PythonToken token : argument) {
-            if (token.kind() != Kind.STRING || token.fString()) {
-                return null;
-            }
-            code.append(token.value());
+        PythonToken token = argument.getFirst();
+        if (token.kind() == Kind.STRING) {
+            return token.fString() ? null : token.value();
         }
-        return code.isEmpty() ? null : code.toString();
+        String variable = model.stringValue(token);
+        return variable == null ? null : PythonToken.unescape(variable);
     }
 
     private void texts(FlagRule flag, List<Pattern> patterns, List<String> texts, ReportedFlags found) {

@@ -84,7 +84,7 @@ final class CodeModel {
     static CodeModel of(List<PythonToken> tokens, Map<String, String> defaultAliases) {
         CodeModel model = new CodeModel(tokens, defaultAliases);
         for (Statement statement : model.statements) {
-            model.statement(statement.start(), statement.end());
+            model.statement(statement);
         }
         return model;
     }
@@ -209,8 +209,18 @@ final class CodeModel {
         return i;
     }
 
-    private void statement(int start, int end) {
+    private void statement(Statement statement) {
+        int start = statement.start();
+        int end = statement.end();
         PythonToken first = tokens.get(start);
+        if (statement.header() && first.is(Kind.NAME, "case")) {
+            // A case pattern binds and compares, it calls nothing (case Point(x=0) is no call): only its guard is code.
+            int guard = topLevel(start, end, Kind.NAME, "if");
+            if (guard > 0) {
+                collectReferences(guard + 1, end);
+            }
+            return;
+        }
         if (first.is(Kind.NAME, "import")) {
             imports(start + 1, end);
             return;
@@ -228,7 +238,7 @@ final class CodeModel {
             value += 2;
         }
         if (targets.isEmpty() && isVariable(first) && start + 1 < end && tokens.get(start + 1).isOp(":")) {
-            int equals = topLevelOp(start + 2, end, "=");
+            int equals = topLevel(start + 2, end, Kind.OP, "=");
             if (equals > 0) {
                 targets.add(first.text());
                 value = equals + 1;
@@ -247,12 +257,12 @@ final class CodeModel {
         }
     }
 
-    private int topLevelOp(int start, int end, String op) {
+    private int topLevel(int start, int end, Kind kind, String text) {
         int depth = 0;
         for (int i = start; i < end; i++) {
             PythonToken token = tokens.get(i);
             depth += opens(token) ? 1 : closes(token) ? -1 : 0;
-            if (depth == 0 && token.isOp(op)) {
+            if (depth == 0 && token.is(kind, text)) {
                 return i;
             }
         }

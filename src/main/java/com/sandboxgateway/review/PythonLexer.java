@@ -8,8 +8,9 @@ import com.sandboxgateway.review.PythonToken.Kind;
 
 /**
  * A small Python tokenizer that knows what matters for a static look: comments, single, double and
- * triple-quoted strings with their prefixes ({@code r}, {@code b}, {@code f}, ...), f-string
- * expressions, bracket depth and line continuations, and the IPython syntax code interpreter accepts
+ * triple-quoted strings with their prefixes ({@code r}, {@code b}, {@code f}, ...), adjacent plain
+ * literals as the one string Python makes of them, f-string expressions, bracket depth and line
+ * continuations, and the IPython syntax code interpreter accepts
  * ({@code !cmd}, {@code %magic}, {@code %%cell-magic}). It never fails: text it does not understand
  * becomes operator tokens, so a syntax error cannot hide the rest of a block.
  */
@@ -221,6 +222,12 @@ final class PythonLexer {
         }
         String content = code.substring(contentStart, Math.min(contentEnd, code.length()));
         boolean fString = prefix.indexOf('f') >= 0 || prefix.indexOf('t') >= 0;
+        PythonToken previous = tokens.isEmpty() ? null : tokens.getLast();
+        if (!fString && previous != null && previous.kind() == Kind.STRING && !previous.fString()) {
+            // "https://pypi.org" ".evil.example.com" is one literal to Python, and must be one to the rules.
+            tokens.set(tokens.size() - 1, new PythonToken(Kind.STRING, previous.text() + content, previous.indent(), false));
+            return;
+        }
         tokens.add(new PythonToken(Kind.STRING, content, indent, fString));
         if (fString) {
             fStringExpressions(content);

@@ -81,6 +81,8 @@ final class CodeLayoutCases {
             risky("http_client(host=evil.example.com allowed=false)", "import pandas as pd",
                     "df = pd.read_csv('https://evil.example.com/data.csv')"),
             risky("http_client(host=?)", "import requests", "requests.get(f'https://{host}/x')"),
+            risky("http_client(host=pypi.org.evil.example.com allowed=false)", "import requests",
+                    "requests.get('https://pypi.org' '.evil.example.com/x')"),
             // package_install
             risky("package_install, subprocess", "import subprocess", "subprocess.run(['pip', 'install', 'evil-pkg'])"),
             risky("package_install", "import pip", "pip.main(['install', 'evil-pkg'])"),
