@@ -217,8 +217,18 @@ final class BlockReview {
         }
     }
 
-    /** {@code for _ in range(huge)} or {@code while True} without {@code break}, whose body writes. */
+    /**
+     * {@code for _ in range(huge)} or {@code while True} without {@code break}, whose body writes; also a
+     * comprehension over such a range whose element writes ({@code [f.write(b) for _ in range(huge)]}).
+     */
     private void loops(FlagRule flag, ReportedFlags found) {
+        for (int i = 0; i < tokens.size(); i++) {
+            int open = tokens.get(i).is(Kind.NAME, "for") ? enclosingBracket(i) : -1;
+            int close = open < 0 ? -1 : model.closing(open);
+            if (open >= 0 && largestRange(i, close) >= flag.loopMinIterations() && bodyWrites(open + 1, i, flag.loopWrites(), false)) {
+                found.add(flag.name(), null);
+            }
+        }
         for (Statement header : model.statements()) {
             if (!header.header()) {
                 continue;
@@ -231,6 +241,19 @@ final class BlockReview {
                 found.add(flag.name(), null);
             }
         }
+    }
+
+    /** The index of the bracket that the token at {@code at} is inside, or -1 at the top level of its statement. */
+    private int enclosingBracket(int at) {
+        int depth = 0;
+        for (int i = at - 1; i >= 0 && tokens.get(i).kind() != Kind.NEWLINE; i--) {
+            PythonToken token = tokens.get(i);
+            depth += CodeModel.closes(token) ? 1 : CodeModel.opens(token) ? -1 : 0;
+            if (depth < 0) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private double largestRange(int start, int end) {

@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import com.sandboxgateway.review.PythonToken.Kind;
 
@@ -35,6 +36,9 @@ final class CodeModel {
     private static final Set<String> SOFT_BLOCK_KEYWORDS = Set.of("match", "case");
     /** Calls that return the module a literal names: {@code __import__("os").system} is {@code os.system}. */
     private static final Set<String> IMPORT_CALLS = Set.of("__import__", "builtins.__import__", "importlib.import_module");
+    /** Calls that look up an attribute a literal names: {@code getattr(os, "system")} is {@code os.system}. */
+    private static final Set<String> GETATTR_CALLS = Set.of("getattr", "builtins.getattr");
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     /**
      * One dotted name in the code.
@@ -363,7 +367,7 @@ final class CodeModel {
             String module = importedModule(whole);
             if (module != null) {
                 aliases.put(variable, module);
-            } else if (!whole.isCall() && !whole.name().startsWith("?.")) {
+            } else if (!whole.isCall() && !whole.candidates().getFirst().startsWith("?.")) {
                 aliases.put(variable, whole.candidates().getFirst());
                 if (strings.containsKey(whole.name())) {
                     strings.put(variable, strings.get(whole.name()));
@@ -418,6 +422,10 @@ final class CodeModel {
             String written = grouped != null ? grouped.name() + "." + name : onExpression ? "?." + name : name.toString();
             List<String> candidates = module != null ? List.of(module + "." + name) : candidates(written);
             Reference reference = new Reference(written, candidates, i, j, open, open < 0 ? -1 : matching(open, end));
+            Reference attribute = literalAttribute(reference, end);
+            if (attribute != null) {
+                references.add(attribute);
+            }
             references.add(reference);
             String imported = importedModule(reference);
             if (imported != null) {
@@ -425,6 +433,28 @@ final class CodeModel {
             }
             i = j - 1;
         }
+    }
+
+    /**
+     * What {@code getattr(os, "system")} stands for, {@code os.system}, as a reference over the whole
+     * call (and the call of its result, {@code getattr(os, "system")("id")}); {@code null} for any other call.
+     */
+    private Reference literalAttribute(Reference call, int end) {
+        if (!call.hasArguments() || !GETATTR_CALLS.contains(call.candidates().getFirst())) {
+            return null;
+        }
+        List<List<PythonToken>> arguments = arguments(call);
+        String object = arguments.size() >= 2 ? dotted(arguments.get(0), 0) : null;
+        List<PythonToken> attribute = arguments.size() >= 2 ? arguments.get(1) : List.of();
+        if (object == null || arguments.get(0).size() != 2 * object.split("\\.").length - 1 || attribute.size() != 1
+                || attribute.getFirst().kind() != Kind.STRING || attribute.getFirst().fString()
+                || !IDENTIFIER.matcher(attribute.getFirst().text()).matches()) {
+            return null;
+        }
+        String name = object + "." + attribute.getFirst().text();
+        int after = call.close() + 1;
+        int open = after < end && tokens.get(after).isOp("(") ? after : -1;
+        return new Reference("?." + name, candidates(name), call.start(), after, open, open < 0 ? -1 : matching(open, end));
     }
 
     /** The name in parentheses whose {@code )} is at {@code close}, as in {@code (os).system}, or {@code null}. */
@@ -460,6 +490,11 @@ final class CodeModel {
             starModules.forEach(module -> candidates.add(module + "." + name));
         }
         return List.copyOf(candidates);
+    }
+
+    /** The index of the bracket closing the one at {@code open} (the last token when it is never closed). */
+    int closing(int open) {
+        return matching(open, tokens.size());
     }
 
     private int matching(int open, int end) {
