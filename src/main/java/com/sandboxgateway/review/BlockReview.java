@@ -9,7 +9,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.sandboxgateway.review.CodeModel.Reference;
-import com.sandboxgateway.review.CodeModel.Statement;
 import com.sandboxgateway.review.FlagRule.Detail;
 import com.sandboxgateway.review.PythonToken.Kind;
 
@@ -229,7 +228,7 @@ final class BlockReview {
                 found.add(flag.name(), null);
             }
         }
-        for (Statement header : model.statements()) {
+        for (PythonStatement header : model.statements()) {
             if (!header.header()) {
                 continue;
             }

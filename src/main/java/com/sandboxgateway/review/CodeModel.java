@@ -19,9 +19,8 @@ import com.sandboxgateway.review.PythonToken.Kind;
  * downloaded text). A straight-line, one-pass approximation: no control flow, no scopes, which is what a
  * review signal needs.
  *
- * <p>The unit is the statement, however it is laid out: logical lines are split at top-level {@code ;},
- * and a compound statement's header ({@code if x:}, {@code for ...:}, {@code with ... as f:}) is a
- * statement of its own, so the body written after its colon on the same line is one too.
+ * <p>The unit is the {@linkplain PythonStatement statement}, however it is laid out, so
+ * {@code if x: import os; os.system("id")} is three of them.
  */
 final class CodeModel {
 
@@ -29,11 +28,6 @@ final class CodeModel {
             "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
             "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with",
             "yield");
-    /** Statements whose first top-level colon (not a lambda's) ends a header and opens a body. */
-    private static final Set<String> BLOCK_KEYWORDS = Set.of("if", "elif", "else", "for", "while", "with", "try", "except",
-            "finally", "def", "class", "async");
-    /** Soft keywords that open a block only when a statement is not an assignment to a variable of that name. */
-    private static final Set<String> SOFT_BLOCK_KEYWORDS = Set.of("match", "case");
     /** Calls that return the module a literal names: {@code __import__("os").system} is {@code os.system}. */
     private static final Set<String> IMPORT_CALLS = Set.of("__import__", "builtins.__import__", "importlib.import_module");
     /** Calls that look up an attribute a literal names: {@code getattr(os, "system")} is {@code os.system}. */
@@ -59,16 +53,8 @@ final class CodeModel {
         }
     }
 
-    /**
-     * One statement, tokens {@code [start, end)} without its {@code ;} or line end. A compound statement's
-     * header ({@code for x in y}, without the colon at {@code end}) has a body, tokens
-     * {@code [end + 1, bodyEnd)}: the rest of its line, or else the lines indented under it.
-     */
-    record Statement(int start, int end, boolean header, int bodyEnd) {
-    }
-
     private final List<PythonToken> tokens;
-    private final List<Statement> statements;
+    private final List<PythonStatement> statements;
     private final List<String> imports = new ArrayList<>();
     private final Map<String, String> aliases = new HashMap<>();
     private final List<String> starModules = new ArrayList<>();
@@ -81,13 +67,13 @@ final class CodeModel {
 
     private CodeModel(List<PythonToken> tokens, Map<String, String> defaultAliases) {
         this.tokens = tokens;
-        this.statements = statements(tokens);
+        this.statements = PythonStatement.split(tokens);
         this.aliases.putAll(defaultAliases);
     }
 
     static CodeModel of(List<PythonToken> tokens, Map<String, String> defaultAliases) {
         CodeModel model = new CodeModel(tokens, defaultAliases);
-        for (Statement statement : model.statements) {
+        for (PythonStatement statement : model.statements) {
             model.statement(statement);
         }
         return model;
@@ -97,7 +83,7 @@ final class CodeModel {
         return tokens;
     }
 
-    List<Statement> statements() {
+    List<PythonStatement> statements() {
         return statements;
     }
 
@@ -147,73 +133,7 @@ final class CodeModel {
         return arguments;
     }
 
-    private static List<Statement> statements(List<PythonToken> tokens) {
-        List<Statement> statements = new ArrayList<>();
-        int start = 0;
-        int depth = 0;
-        int lambdas = 0;
-        for (int i = 0; i <= tokens.size(); i++) {
-            PythonToken token = i < tokens.size() ? tokens.get(i) : null;
-            if (token == null || token.kind() == Kind.NEWLINE || depth == 0 && token.isOp(";")) {
-                if (i > start) {
-                    statements.add(new Statement(start, i, false, i));
-                }
-                start = i + 1;
-                depth = 0;
-                lambdas = 0;
-            } else if (opens(token)) {
-                depth++;
-            } else if (closes(token)) {
-                depth = Math.max(0, depth - 1);
-            } else if (depth == 0 && token.is(Kind.NAME, "lambda")) {
-                lambdas++;
-            } else if (depth == 0 && token.isOp(":")) {
-                if (lambdas > 0) {
-                    lambdas--;
-                } else if (opensBlock(tokens, start, i)) {
-                    statements.add(new Statement(start, i, true, bodyEnd(tokens, i)));
-                    start = i + 1;
-                }
-            }
-        }
-        return statements;
-    }
-
-    private static boolean opensBlock(List<PythonToken> tokens, int start, int colon) {
-        PythonToken first = tokens.get(start);
-        if (first.kind() != Kind.NAME) {
-            return false;
-        }
-        if (BLOCK_KEYWORDS.contains(first.text())) {
-            return true;
-        }
-        // match: int = 1 and match.x: int are annotated assignments, match x: and match (x): open a block.
-        return SOFT_BLOCK_KEYWORDS.contains(first.text()) && colon > start + 1 && !tokens.get(start + 1).isOp(".");
-    }
-
-    /** Where the body of the header whose colon is at {@code colon} ends: its line, or the lines indented deeper. */
-    private static int bodyEnd(List<PythonToken> tokens, int colon) {
-        int next = colon + 1;
-        if (next < tokens.size() && tokens.get(next).kind() != Kind.NEWLINE) {
-            return lineEnd(tokens, next);
-        }
-        int headerIndent = tokens.get(colon).indent();
-        int end = Math.min(next + 1, tokens.size());
-        while (end < tokens.size() && tokens.get(end).indent() > headerIndent) {
-            end = Math.min(lineEnd(tokens, end) + 1, tokens.size());
-        }
-        return end;
-    }
-
-    private static int lineEnd(List<PythonToken> tokens, int from) {
-        int i = from;
-        while (i < tokens.size() && tokens.get(i).kind() != Kind.NEWLINE) {
-            i++;
-        }
-        return i;
-    }
-
-    private void statement(Statement statement) {
+    private void statement(PythonStatement statement) {
         int start = statement.start();
         int end = statement.end();
         PythonToken first = tokens.get(start);
