@@ -282,8 +282,8 @@ final class CodeModel {
             }
         }
         origins.put(variable, derived);
-        Reference whole = references.size() > firstReference ? references.get(firstReference) : null;
-        if (whole != null && whole.start() == start && (whole.isCall() ? whole.close() + 1 : whole.end()) == end) {
+        Reference whole = referenceAt(start, firstReference);
+        if (whole != null && (whole.isCall() ? whole.close() + 1 : whole.end()) == end) {
             String module = importedModule(whole);
             if (module != null) {
                 aliases.put(variable, module);
@@ -294,6 +294,16 @@ final class CodeModel {
                 }
             }
         }
+    }
+
+    /** The first reference (from index {@code from} on) that starts at token {@code start}, or {@code null}. */
+    private Reference referenceAt(int start, int from) {
+        for (int r = from; r < references.size() && references.get(r).start() <= start; r++) {
+            if (references.get(r).start() == start) {
+                return references.get(r);
+            }
+        }
+        return null;
     }
 
     /** The module a call such as {@code __import__("os")} returns when its first argument is a literal, else {@code null}. */

@@ -116,6 +116,7 @@ final class CodeLayoutCases {
             risky("base64_obfuscation", "import base64", "exec(base64.b64decode('cHJpbnQoMSk='))"),
             risky("base64_obfuscation", "import base64, zlib", "payload = zlib.decompress(base64.b64decode(blob))", "exec(payload)"),
             risky("base64_obfuscation", "from base64 import b64decode as d", "run = exec", "run(d('cHJpbnQoMSk='))"),
+            risky("base64_obfuscation", "import base64", "first = second = exec", "second(base64.b64decode(blob))"),
             // dynamic_exec
             risky("dynamic_exec", "exec(user_code)"),
             risky("dynamic_exec", "src = input()", "print(eval(src))"),
