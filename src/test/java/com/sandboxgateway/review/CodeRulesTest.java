@@ -26,6 +26,7 @@ class CodeRulesTest {
         Files.writeString(extra, """
                 aliases:
                   ah: acme_http
+                code-calls: [acme_sandbox.run_python]
                 disabled: [large_write]
                 flags:
                   internal_api:
@@ -41,6 +42,8 @@ class CodeRulesTest {
         assertThat(analyzer.analyze("import acme_billing\nacme_billing.charge(1)\nah.fetch('https://x.example.com')\n"
                 + "s = 'x' * 10**10", null)).containsExactly(new CodeFlag("http_client", "host=x.example.com allowed=false"),
                 new CodeFlag("internal_api", null));
+        assertThat(analyzer.analyze("import acme_sandbox\nacme_sandbox.run_python('import os; print(os.environ)')", null))
+                .containsExactly(new CodeFlag("env_access", null));
     }
 
     @Test
@@ -48,6 +51,7 @@ class CodeRulesTest {
         assertInvalid("flags:\n  mine:\n    shell: ['(unclosed']\n", "flag 'mine': 'shell' item 1 is not a valid regular expression");
         assertInvalid("flags:\n  mine:\n    nmaes: [os.environ]\n", "flag 'mine': unknown key 'nmaes'");
         assertInvalid("flags:\n  mine:\n    names: ['os..environ']\n", "flag 'mine': 'names' item 1: 'os..environ' is not a dotted Python name");
+        assertInvalid("code-calls: ['exec(']\n", "'code-calls': 'exec(' is not a dotted Python name");
         assertInvalid("flags:\n  mine:\n    sinks: [exec]\n", "flag 'mine': 'sinks' needs 'sources' or 'non-literal: true'");
         assertInvalid("flags:\n  mine:\n    description: nothing else\n", "flag 'mine': has no evidence to look for");
         assertInvalid("flags:\n  mine:\n    names: [x]\n    detail: everything\n", "flag 'mine': 'detail' must be none, host, path or file");
