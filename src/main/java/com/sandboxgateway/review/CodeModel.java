@@ -173,12 +173,56 @@ final class CodeModel {
                 assign(target, value, end, before);
             }
         }
+        if (targets.isEmpty()) {
+            unpack(start, end, before);
+        }
+        for (int i = start + 1; i < end; i++) {
+            if (tokens.get(i).isOp(":=") && isVariable(tokens.get(i - 1))) {
+                assign(tokens.get(i - 1).text(), i + 1, expressionEnd(i + 1, end), before);
+            }
+        }
         for (int i = start; i < end - 1; i++) {
             if ((first.is(Kind.NAME, "with") || first.is(Kind.NAME, "async")) && tokens.get(i).is(Kind.NAME, "as")
                     && tokens.get(i + 1).kind() == Kind.NAME) {
                 assign(tokens.get(i + 1).text(), start + 1, i, before);
             }
         }
+    }
+
+    /** {@code a, b = x, y}: each name is assigned its part of the value, when the counts match. */
+    private void unpack(int start, int end, int firstReference) {
+        int equals = topLevel(start, end, Kind.OP, "=");
+        if (equals < 0) {
+            return;
+        }
+        List<List<PythonToken>> names = split(start, equals);
+        List<int[]> values = new ArrayList<>();
+        int from = equals + 1;
+        for (int i = from; i <= end; i = expressionEnd(i, end) + 1) {
+            values.add(new int[] {i, expressionEnd(i, end)});
+        }
+        if (names.size() < 2 || names.size() != values.size()) {
+            return;
+        }
+        for (int n = 0; n < names.size(); n++) {
+            List<PythonToken> name = names.get(n);
+            if (name.size() == 1 && isVariable(name.getFirst()) && values.get(n)[0] < values.get(n)[1]) {
+                assign(name.getFirst().text(), values.get(n)[0], values.get(n)[1], firstReference);
+            }
+        }
+    }
+
+    /** Where the expression starting at {@code from} ends: at the first top-level comma or unmatched closing bracket. */
+    private int expressionEnd(int from, int end) {
+        int depth = 0;
+        for (int i = from; i < end; i++) {
+            PythonToken token = tokens.get(i);
+            depth += opens(token) ? 1 : closes(token) ? -1 : 0;
+            if (depth < 0 || depth == 0 && token.isOp(",")) {
+                return i;
+            }
+        }
+        return end;
     }
 
     private int topLevel(int start, int end, Kind kind, String text) {
