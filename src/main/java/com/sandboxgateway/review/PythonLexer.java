@@ -1,5 +1,6 @@
 package com.sandboxgateway.review;
 
+import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -96,13 +97,8 @@ final class PythonLexer {
                 lineMagic();
             } else if (isStringStart(at)) {
                 string();
-            } else if (Character.isLetter(c) || c == '_') {
-                int end = at + 1;
-                while (end < code.length() && (Character.isLetterOrDigit(code.charAt(end)) || code.charAt(end) == '_')) {
-                    end++;
-                }
-                add(Kind.NAME, code.substring(at, end));
-                at = end;
+            } else if (c == '_' || Character.isUnicodeIdentifierStart(code.codePointAt(at))) {
+                name();
             } else if (Character.isDigit(c) || c == '.' && at + 1 < code.length() && Character.isDigit(code.charAt(at + 1))) {
                 number();
             } else {
@@ -306,6 +302,22 @@ final class PythonLexer {
         char quote = text.charAt(open);
         int end = text.indexOf(quote, open + 1);
         return end < 0 ? text.length() : end;
+    }
+
+    /**
+     * A name, NFKC-normalized as Python does it, so {@code ｏｓ.ｓｙｓｔｅｍ} (full-width) and mathematical
+     * bold letters are the {@code os.system} they run.
+     */
+    private void name() {
+        int end = at + Character.charCount(code.codePointAt(at));
+        while (end < code.length() && (code.charAt(end) == '_' || Character.isUnicodeIdentifierPart(code.codePointAt(end))
+                && !Character.isIdentifierIgnorable(code.codePointAt(end)))) {
+            end += Character.charCount(code.codePointAt(end));
+        }
+        String name = code.substring(at, end);
+        boolean ascii = name.chars().allMatch(ch -> ch < 0x80);
+        add(Kind.NAME, ascii ? name : Normalizer.normalize(name, Normalizer.Form.NFKC));
+        at = end;
     }
 
     private void number() {
