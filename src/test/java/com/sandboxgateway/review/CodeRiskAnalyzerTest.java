@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
@@ -116,8 +117,33 @@ class CodeRiskAnalyzerTest {
 
     @Test
     void shouldNeverFailOnBrokenCode() {
-        for (String code : new String[] {"", "(((", "'''unterminated", "f'{", "def (:\n  !", "%%", "\\", "x = \"\"\"\n", "%"}) {
+        for (String code : new String[] {"", "(((", "'''unterminated", "f'{", "def (:\n  !", "%%", "\\", "x = \"\"\"\n", "%",
+                "if x:", ":", ";;", "lambda:", "a, b =", "= 1", "getattr(", "getattr(os, 'system'", "exec('", "exec('exec(\"",
+                "f'{x:'", "f'{x!'", "f'{{'", "x :=", "case", "match x:\n  case", "(os).", "(", ")", "__import__(",
+                "for _ in range(10**9): f.", "[f.write(x) for", "\ud835"}) {
             assertThat(analyzer.analyze(code, null)).as(code).isNotNull();
+        }
+    }
+
+    @Test
+    void shouldNeverFailOnAnyPrefixOrMutationOfRealCode() {
+        Random random = new Random(24);
+        String alphabet = "()[]{}:;,.=\\'\"\n #@!%fx";
+        for (CodeLayoutCases.Case risky : CodeLayoutCases.RISKY) {
+            String code = PythonLayouts.semicolons(risky.statements());
+            for (int cut = 0; cut <= code.length(); cut++) {
+                assertThat(analyzer.analyze(code.substring(0, cut), null)).as(code.substring(0, cut)).isNotNull();
+            }
+            for (int mutation = 0; mutation < 20; mutation++) {
+                StringBuilder mutated = new StringBuilder(code);
+                int at = random.nextInt(mutated.length());
+                if (random.nextBoolean()) {
+                    mutated.deleteCharAt(at);
+                } else {
+                    mutated.insert(at, alphabet.charAt(random.nextInt(alphabet.length())));
+                }
+                assertThat(analyzer.analyze(mutated.toString(), null)).as(mutated.toString()).isNotNull();
+            }
         }
     }
 }
