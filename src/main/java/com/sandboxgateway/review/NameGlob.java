@@ -7,6 +7,10 @@ import java.util.regex.Pattern;
  * {@code os.exec*}, {@code pandas.read_*}, {@code *.to_csv}. It matches a name that it matches exactly
  * or that extends it with more attributes: {@code os.environ} matches {@code os.environ.get}, so a
  * rule names the thing, not every way of using it. {@code *} stands for any characters, dots included.
+ *
+ * <p>Every name of a block is held against every glob of the rules, so the common shapes (no
+ * {@code *}, one trailing {@code *}, one leading {@code *}) are matched by string comparison; only
+ * other shapes use {@code pattern}, which all shapes agree with.
  */
 record NameGlob(String glob, Pattern pattern) {
 
@@ -23,6 +27,23 @@ record NameGlob(String glob, Pattern pattern) {
     }
 
     boolean matches(String dottedName) {
+        int star = glob.indexOf('*');
+        if (star < 0) {
+            return dottedName.startsWith(glob) && (dottedName.length() == glob.length() || dottedName.charAt(glob.length()) == '.');
+        }
+        if (star == glob.length() - 1) {
+            return dottedName.regionMatches(0, glob, 0, star);
+        }
+        if (star == 0 && glob.indexOf('*', 1) < 0) {
+            int length = glob.length() - 1;
+            for (int at = 0; at + length <= dottedName.length(); at++) {
+                if (dottedName.regionMatches(at, glob, 1, length)
+                        && (at + length == dottedName.length() || dottedName.charAt(at + length) == '.')) {
+                    return true;
+                }
+            }
+            return false;
+        }
         return pattern.matcher(dottedName).matches();
     }
 }
