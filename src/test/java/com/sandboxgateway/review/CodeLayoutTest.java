@@ -2,6 +2,7 @@ package com.sandboxgateway.review;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,28 @@ class CodeLayoutTest {
             }
         }
         assertThat(wrong).as("layouts not raising [" + snippet.expected() + "]").isEmpty();
+    }
+
+    /** The corpus blocks (their IPython lines aside) raise the same flags inside a block and inside a function. */
+    @Test
+    void shouldRaiseTheSameFlagsOnTheCorpusBlocksWhenNested() {
+        List<String> wrong = new ArrayList<>();
+        for (String directory : List.of("code/benign", "code/risky")) {
+            for (Path file : ReviewCorpus.pythonFiles(directory)) {
+                String code = ReviewCorpus.read(file);
+                if (CodeModelDifferentialTest.isIpython(code)) {
+                    continue;
+                }
+                String flags = flags(code);
+                String indented = "    " + code.strip().replace("\n", "\n    ");
+                for (String nested : List.of("if True:\n" + indented, "def _cell():\n" + indented + "\n_cell()")) {
+                    if (!flags(nested).equals(flags)) {
+                        wrong.add(file.getFileName() + " gave [" + flags(nested) + "] instead of [" + flags + "]:\n" + nested);
+                    }
+                }
+            }
+        }
+        assertThat(wrong).isEmpty();
     }
 
     @Test

@@ -72,6 +72,11 @@ class CodeModelDifferentialTest {
         assertThat(problems).as("blocks that are no valid Python, or whose facts the model finds otherwise than CPython").isEmpty();
     }
 
+    /** Whether a block uses IPython syntax, which CPython's parser rejects. */
+    static boolean isIpython(String code) {
+        return IPYTHON.matcher(code).find();
+    }
+
     /** The blocks to compare, by a name that says where each comes from. */
     private static Map<String, String> blocks() {
         Map<String, String> blocks = new LinkedHashMap<>();
@@ -85,7 +90,7 @@ class CodeModelDifferentialTest {
         for (String directory : List.of("code/benign", "code/risky")) {
             for (Path file : ReviewCorpus.pythonFiles(directory)) {
                 String code = ReviewCorpus.read(file);
-                if (!IPYTHON.matcher(code).find()) {
+                if (!isIpython(code)) {
                     blocks.put(directory + "/" + file.getFileName(), code);
                 }
             }
