@@ -38,10 +38,14 @@ final class BlockReview {
     private final List<BlockReview> nested = new ArrayList<>();
 
     BlockReview(PythonSource source, CodeRules rules) {
-        this(source, rules, rules.aliases(), 0);
+        this(source, rules, rules.aliases(), 0, new HashSet<>());
     }
 
-    private BlockReview(PythonSource source, CodeRules rules, Map<String, String> aliases, int nesting) {
+    /**
+     * @param reviewedCode the literal code already reviewed in this block: each distinct text is reviewed
+     *                     once, so the work stays proportional to the block however often it runs the same text
+     */
+    private BlockReview(PythonSource source, CodeRules rules, Map<String, String> aliases, int nesting, Set<String> reviewedCode) {
         this.model = CodeModel.of(source.tokens(), aliases);
         this.tokens = model.tokens();
         this.magics = source.magics();
@@ -55,8 +59,8 @@ final class BlockReview {
             }
             String code = nesting < MAX_NESTED_CODE && reference.hasArguments() && matches(reference, rules.codeCalls())
                     ? literalCode(model.arguments(reference).getFirst()) : null;
-            if (code != null) {
-                nested.add(new BlockReview(PythonLexer.lex(code), rules, model.aliases(), nesting + 1));
+            if (code != null && reviewedCode.add(code)) {
+                nested.add(new BlockReview(PythonLexer.lex(code), rules, model.aliases(), nesting + 1, reviewedCode));
             }
         }
         paths.addAll(source.magicPaths());
@@ -170,8 +174,8 @@ final class BlockReview {
         if (sources.isEmpty() || !call.hasArguments()) {
             return false;
         }
-        for (Reference inner : model.references()) {
-            if (inner.start() > call.open() && inner.end() <= call.close() && matches(inner, sources)) {
+        for (Reference inner : model.referencesBetween(call.open(), call.close())) {
+            if (inner.end() <= call.close() && matches(inner, sources)) {
                 return true;
             }
         }
@@ -257,9 +261,8 @@ final class BlockReview {
 
     private double largestRange(int start, int end) {
         double largest = 0;
-        for (Reference reference : model.references()) {
-            if (reference.start() > start && reference.end() < end && reference.isCall()
-                    && reference.candidates().getFirst().equals("range")) {
+        for (Reference reference : model.referencesBetween(start, end)) {
+            if (reference.end() < end && reference.isCall() && reference.candidates().getFirst().equals("range")) {
                 largest = Math.max(largest, largestArgument(reference));
             }
         }

@@ -91,6 +91,26 @@ final class CodeModel {
         return references;
     }
 
+    /** The references that start after token {@code after} and before token {@code before}, in order. */
+    List<Reference> referencesBetween(int after, int before) {
+        return references.subList(firstStartingAfter(after), firstStartingAfter(before - 1));
+    }
+
+    /** The index of the first reference starting after token {@code at}: references are in the order of their start. */
+    private int firstStartingAfter(int at) {
+        int low = 0;
+        int high = references.size();
+        while (low < high) {
+            int middle = (low + high) >>> 1;
+            if (references.get(middle).start() <= at) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        return low;
+    }
+
     /** What the import statements bound, in order, each as {@code local=full.name} ({@code *=module} for a star import). */
     List<String> imports() {
         return imports;

@@ -108,6 +108,17 @@ class CodeRiskAnalyzerTest {
     }
 
     @Test
+    void shouldReviewLiteralCodeGivenToExecAsCodeOnceForEachDistinctText() {
+        assertThat(flags("exec('import os; print(os.environ)')")).containsExactly("env_access");
+        assertThat(flags("import os\neval(\"os.system('id')\")")).containsExactly("subprocess");
+        assertThat(flags("exec(compile('import socket\\nsocket.socket()', '<cell>', 'exec'))")).containsExactly("dynamic_exec",
+                "raw_socket(host=?)");
+        String inner = "print(1)\n".repeat(2_000) + "import subprocess; subprocess.run(['id'])";
+        String block = "code = '''" + inner + "'''\n" + "exec(code); ".repeat(500);
+        assertThat(flags(block)).containsExactly("subprocess");
+    }
+
+    @Test
     void shouldJudgeSizesFromConstantsOnly() {
         assertThat(flags("a = np.zeros((1000, 1000))\nb = 'x' * 1024\nc = np.random.normal(100, 15, 10_000_000)")).isEmpty();
         assertThat(flags("a = np.ones((2**16, 2**16))")).containsExactly("large_write");
