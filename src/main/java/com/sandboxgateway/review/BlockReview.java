@@ -1,6 +1,8 @@
 package com.sandboxgateway.review;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,8 @@ final class BlockReview {
     private static final Set<String> HOST_KEYWORDS = Set.of("url", "host", "address", "hostname");
     /** How deep literal code inside literal code is followed: {@code exec("exec('...')")} is two. */
     private static final int MAX_NESTED_CODE = 4;
+    /** Python refuses code nested deeper than 200 brackets, so comprehensions deeper than that need no look. */
+    private static final int MAX_BRACKET_DEPTH = 200;
 
     private final CodeModel model;
     private final List<PythonToken> tokens;
@@ -225,11 +229,23 @@ final class BlockReview {
      * comprehension over such a range whose element writes ({@code [f.write(b) for _ in range(huge)]}).
      */
     private void loops(FlagRule flag, ReportedFlags found) {
+        // The open brackets around each token, each with whether a comprehension's first "for" was seen in it.
+        Deque<int[]> brackets = new ArrayDeque<>();
         for (int i = 0; i < tokens.size(); i++) {
-            int open = tokens.get(i).is(Kind.NAME, "for") ? enclosingBracket(i) : -1;
-            int close = open < 0 ? -1 : model.closing(open);
-            if (open >= 0 && largestRange(i, close) >= flag.loopMinIterations() && bodyWrites(open + 1, i, flag.loopWrites(), false)) {
-                found.add(flag.name(), null);
+            PythonToken token = tokens.get(i);
+            if (token.kind() == Kind.NEWLINE) {
+                brackets.clear();
+            } else if (CodeModel.opens(token)) {
+                brackets.push(new int[] {i, 0});
+            } else if (CodeModel.closes(token)) {
+                brackets.poll();
+            } else if (token.is(Kind.NAME, "for") && !brackets.isEmpty() && brackets.peek()[1] == 0
+                    && brackets.size() <= MAX_BRACKET_DEPTH) {
+                int open = brackets.peek()[0];
+                brackets.peek()[1] = 1;
+                if (largestRange(i, model.closing(open)) >= flag.loopMinIterations() && bodyWrites(open + 1, i, flag.loopWrites(), false)) {
+                    found.add(flag.name(), null);
+                }
             }
         }
         for (PythonStatement header : model.statements()) {
@@ -244,19 +260,6 @@ final class BlockReview {
                 found.add(flag.name(), null);
             }
         }
-    }
-
-    /** The index of the bracket that the token at {@code at} is inside, or -1 at the top level of its statement. */
-    private int enclosingBracket(int at) {
-        int depth = 0;
-        for (int i = at - 1; i >= 0 && tokens.get(i).kind() != Kind.NEWLINE; i--) {
-            PythonToken token = tokens.get(i);
-            depth += CodeModel.closes(token) ? 1 : CodeModel.opens(token) ? -1 : 0;
-            if (depth < 0) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     private double largestRange(int start, int end) {

@@ -173,7 +173,6 @@ final class CodeModel {
             fromImport(start + 1, end);
             return;
         }
-        int before = references.size();
         collectReferences(start, end);
         List<String> targets = new ArrayList<>();
         int value = start;
@@ -188,29 +187,28 @@ final class CodeModel {
                 value = equals + 1;
             }
         }
-        if (value < end) {
-            for (String target : targets) {
-                assign(target, value, end, before);
-            }
+        if (value < end && !targets.isEmpty()) {
+            assign(targets.getFirst(), value, end);
+            targets.subList(1, targets.size()).forEach(target -> sameAs(target, targets.getFirst()));
         }
         if (targets.isEmpty()) {
-            unpack(start, end, before);
+            unpack(start, end);
         }
         for (int i = start + 1; i < end; i++) {
             if (tokens.get(i).isOp(":=") && isVariable(tokens.get(i - 1))) {
-                assign(tokens.get(i - 1).text(), i + 1, expressionEnd(i + 1, end), before);
+                assign(tokens.get(i - 1).text(), i + 1, expressionEnd(i + 1, end));
             }
         }
         for (int i = start; i < end - 1; i++) {
             if ((first.is(Kind.NAME, "with") || first.is(Kind.NAME, "async")) && tokens.get(i).is(Kind.NAME, "as")
                     && tokens.get(i + 1).kind() == Kind.NAME) {
-                assign(tokens.get(i + 1).text(), start + 1, i, before);
+                assign(tokens.get(i + 1).text(), start + 1, i);
             }
         }
     }
 
     /** {@code a, b = x, y}: each name is assigned its part of the value, when the counts match. */
-    private void unpack(int start, int end, int firstReference) {
+    private void unpack(int start, int end) {
         int equals = topLevel(start, end, Kind.OP, "=");
         if (equals < 0) {
             return;
@@ -227,7 +225,7 @@ final class CodeModel {
         for (int n = 0; n < names.size(); n++) {
             List<PythonToken> name = names.get(n);
             if (name.size() == 1 && isVariable(name.getFirst()) && values.get(n)[0] < values.get(n)[1]) {
-                assign(name.getFirst().text(), values.get(n)[0], values.get(n)[1], firstReference);
+                assign(name.getFirst().text(), values.get(n)[0], values.get(n)[1]);
             }
         }
     }
@@ -320,7 +318,23 @@ final class CodeModel {
         constructedBy.remove(local);
     }
 
-    private void assign(String variable, int start, int end, int firstReference) {
+    /** {@code a = b = value}: {@code variable} now stands for what {@code other} does. */
+    private void sameAs(String variable, String other) {
+        for (Map<String, ?> binding : List.of(aliases, strings, origins, constructedBy)) {
+            copy(binding, other, variable);
+        }
+    }
+
+    private static <V> void copy(Map<String, V> binding, String from, String to) {
+        if (binding.containsKey(from)) {
+            binding.put(to, binding.get(from));
+        } else {
+            binding.remove(to);
+        }
+    }
+
+    /** {@code variable} is assigned the value in tokens {@code [start, end)}, whose references are collected. */
+    private void assign(String variable, int start, int end) {
         aliases.remove(variable);
         List<PythonToken> value = tokens.subList(start, end);
         if (!value.isEmpty() && value.stream().allMatch(t -> t.kind() == Kind.STRING)) {
@@ -330,9 +344,9 @@ final class CodeModel {
         }
         Set<String> derived = new LinkedHashSet<>();
         constructedBy.remove(variable);
-        for (int r = firstReference; r < references.size(); r++) {
-            Reference reference = references.get(r);
-            if (reference.start() >= start && reference.end() <= end) {
+        List<Reference> inValue = referencesBetween(start - 1, end);
+        for (Reference reference : inValue) {
+            if (reference.end() <= end) {
                 derived.addAll(reference.candidates());
                 String resolved = reference.candidates().getFirst();
                 if (reference.start() == start && reference.isCall() && isClassName(resolved)) {
@@ -346,7 +360,7 @@ final class CodeModel {
             }
         }
         origins.put(variable, derived);
-        Reference whole = referenceAt(start, firstReference);
+        Reference whole = inValue.isEmpty() || inValue.getFirst().start() != start ? null : inValue.getFirst();
         if (whole != null && (whole.isCall() ? whole.close() + 1 : whole.end()) == end) {
             String module = importedModule(whole);
             if (module != null) {
@@ -358,16 +372,6 @@ final class CodeModel {
                 }
             }
         }
-    }
-
-    /** The first reference (from index {@code from} on) that starts at token {@code start}, or {@code null}. */
-    private Reference referenceAt(int start, int from) {
-        for (int r = from; r < references.size() && references.get(r).start() <= start; r++) {
-            if (references.get(r).start() == start) {
-                return references.get(r);
-            }
-        }
-        return null;
     }
 
     /** The module a call such as {@code __import__("os")} returns when its first argument is a literal, else {@code null}. */
