@@ -8,7 +8,8 @@ import java.util.List;
  * Cost of the static look at one executed code block, as the audit pays it for every block: the
  * standard {@link CodeRiskAnalyzer} over the code corpora in {@code src/test/resources/review/code}
  * (realistic benign notebook cells and risky blocks), each block analysed as a whole, and all benign
- * blocks joined into one (to see the cost grow with the size of a block, not faster). Not a test: run
+ * blocks joined into one and a crafted one-line block (to see the cost grow with the size of a block, not
+ * faster). Not a test: run
  * it on the test classpath,
  * <pre>
  * ./mvnw -q test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
@@ -30,6 +31,14 @@ public final class CodeReviewBenchmark {
         report("benign blocks", blocks("code/benign"), analyzer, hosts, seconds);
         report("risky blocks", blocks("code/risky"), analyzer, hosts, seconds);
         report("one big block", List.of(String.join("\n", blocks("code/benign"))), analyzer, hosts, seconds);
+        report("crafted line", List.of(craftedLine()), analyzer, hosts, seconds);
+    }
+
+    /** One logical line of about 40 KB made to cost: the same code run by exec 1,000 times, comprehensions, chained assignments. */
+    private static String craftedLine() {
+        return "code = 'import os; print(os.environ)'; " + "exec(code); ".repeat(1_000)
+                + "[f.write(x) for _ in range(10**9)]; ".repeat(300) + "a = ".repeat(1_000) + "exec; "
+                + "(n := len(x), " + "m := n, ".repeat(500) + "0)";
     }
 
     private static List<String> blocks(String directory) {
