@@ -12,9 +12,11 @@ import java.util.Objects;
  *
  * <p>The code is tokenized first (a small Python tokenizer that also knows IPython's {@code !cmd} and
  * {@code %magic} syntax), so a comment such as {@code # os.environ} or a string such as
- * {@code print("os.environ")} raises nothing, while {@code f"{os.environ['HOME']}"} does. Which names,
- * commands, paths and patterns raise which flag is data: see {@link CodeRules}. Immutable and
- * thread-safe.
+ * {@code print("os.environ")} raises nothing, while {@code f"{os.environ['HOME']}"} does. Every
+ * statement counts however it is laid out ({@code import os; print(os.environ)},
+ * {@code if x: os.system(c)}), and literal code given to {@code exec}, {@code eval} or {@code compile}
+ * is reviewed as code. Which names, commands, paths and patterns raise which flag is data: see
+ * {@link CodeRules}. Immutable and thread-safe.
  */
 public final class CodeRiskAnalyzer {
 
