@@ -106,6 +106,20 @@ class ReviewSignalsTest extends GatewayIntegrationTest {
         assertThat(count("gateway.audit.writes", "outcome", "stored")).isGreaterThan(stored);
     }
 
+    @Test
+    void shouldFlagCodeWrittenOnOneLineAndCodeGivenToExec() throws Exception {
+        String response = CodeResponses.running("from os import environ; print(environ); "
+                + "exec(\"import subprocess; subprocess.run(['id'])\")", "{...}\nuid=0(root)\n");
+        String call = CodeResponses.callId(response);
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(response)));
+
+        sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("show the environment").build());
+
+        JsonNode record = ReviewAudit.call(ReviewAudit.query(managementPort, "flag=subprocess&limit=10000"), call);
+        assertThat(record.path("flags").toString()).isEqualTo("[\"env_access\",\"subprocess\"]");
+        assertThat(ReviewAudit.verify(managementPort)).isTrue();
+    }
+
     private double count(String name, String... tags) {
         Counter counter = meters.find(name).tags(tags).counter();
         return counter == null ? 0 : counter.count();
