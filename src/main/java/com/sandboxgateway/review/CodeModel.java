@@ -62,6 +62,13 @@ final class CodeModel {
     private final Map<String, Set<String>> origins = new HashMap<>();
     private final Map<String, String> constructedBy = new HashMap<>();
     private final List<Reference> references = new ArrayList<>();
+    /**
+     * What names stood for before an assignment inside a block body replaced it: that body may not run
+     * ({@code except ImportError: sp = None}), so the name may still stand for it.
+     */
+    private final Map<String, String> formerAliases = new HashMap<>();
+    /** Whether the statement being read is inside a compound statement's body. */
+    private boolean conditional;
     /** The modules literal import calls return, by the index of the call's {@code )}. */
     private final Map<Integer, String> importCalls = new HashMap<>();
 
@@ -73,8 +80,11 @@ final class CodeModel {
 
     static CodeModel of(List<PythonToken> tokens, Map<String, String> defaultAliases) {
         CodeModel model = new CodeModel(tokens, defaultAliases);
+        int bodyEnd = 0;
         for (PythonStatement statement : model.statements) {
+            model.conditional = statement.start() < bodyEnd;
             model.statement(statement);
+            bodyEnd = Math.max(bodyEnd, statement.bodyEnd());
         }
         return model;
     }
@@ -313,6 +323,7 @@ final class CodeModel {
 
     private void bind(String local, String fullName) {
         aliases.put(local, fullName);
+        formerAliases.remove(local);
         strings.remove(local);
         origins.remove(local);
         constructedBy.remove(local);
@@ -335,7 +346,12 @@ final class CodeModel {
 
     /** {@code variable} is assigned the value in tokens {@code [start, end)}, whose references are collected. */
     private void assign(String variable, int start, int end) {
-        aliases.remove(variable);
+        String former = aliases.remove(variable);
+        if (conditional && former != null) {
+            formerAliases.put(variable, former);
+        } else if (!conditional) {
+            formerAliases.remove(variable);
+        }
         List<PythonToken> value = tokens.subList(start, end);
         if (!value.isEmpty() && value.stream().allMatch(t -> t.kind() == Kind.STRING)) {
             strings.put(variable, String.join("", value.stream().map(PythonToken::literalPrefix).toList()));
@@ -483,6 +499,10 @@ final class CodeModel {
         String constructor = constructedBy.get(first);
         if (constructor != null && dot > 0) {
             candidates.add(constructor + rest);
+        }
+        String former = formerAliases.get(first);
+        if (former != null) {
+            candidates.add(former + rest);
         }
         if (alias == null && !origins.containsKey(first)) {
             starModules.forEach(module -> candidates.add(module + "." + name));

@@ -41,6 +41,11 @@ class CodeRiskAnalyzerTest {
         assertThat(flags("from os import getenv\ngetenv('X')")).containsExactly("env_access");
         assertThat(flags("environ = {}\nenviron.get('X')")).isEmpty();
         assertThat(flags("def system(cmd):\n    return cmd\nsystem('ls')")).isEmpty();
+        assertThat(flags("import subprocess as sp\nsp = None\nsp.run(['id'])")).isEmpty();
+        assertThat(flags("try:\n    import subprocess as sp\nexcept ImportError:\n    sp = None\nsp.run(['id'])"))
+                .containsExactly("subprocess");
+        assertThat(flags("try: import requests as r\nexcept ImportError: r = None\nr.get('https://evil.example.com')"))
+                .containsExactly("http_client(host=evil.example.com allowed=false)");
     }
 
     @Test
