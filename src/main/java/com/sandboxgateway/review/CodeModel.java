@@ -184,35 +184,43 @@ final class CodeModel {
             return;
         }
         collectReferences(start, end);
+        assignments(start, end);
+    }
+
+    /**
+     * What the statement in tokens {@code [start, end)} binds: {@code a = b = v}, {@code a: T = v},
+     * {@code a, b = v, w}, {@code (a := v)}, {@code with v as a}.
+     */
+    private void assignments(int start, int end) {
+        PythonToken first = tokens.get(start);
         List<String> targets = new ArrayList<>();
         int value = start;
         while (value + 1 < end && isVariable(tokens.get(value)) && tokens.get(value + 1).isOp("=")) {
             targets.add(tokens.get(value).text());
             value += 2;
         }
-        if (targets.isEmpty() && isVariable(first) && start + 1 < end && tokens.get(start + 1).isOp(":")) {
-            int equals = topLevel(start + 2, end, Kind.OP, "=");
-            if (equals > 0) {
-                targets.add(first.text());
-                value = equals + 1;
-            }
-        }
-        if (value < end && !targets.isEmpty()) {
-            assign(targets.getFirst(), value, end);
-            targets.subList(1, targets.size()).forEach(target -> sameAs(target, targets.getFirst()));
+        boolean annotation = isVariable(first) && start + 1 < end && tokens.get(start + 1).isOp(":");
+        int annotated = annotation ? topLevel(start + 2, end, Kind.OP, "=") : -1;
+        if (targets.isEmpty() && annotated > 0) {
+            targets.add(first.text());
+            value = annotated + 1;
         }
         if (targets.isEmpty()) {
             unpack(start, end);
+        } else if (value < end) {
+            assign(targets.getFirst(), value, end);
+            targets.subList(1, targets.size()).forEach(target -> sameAs(target, targets.getFirst()));
         }
         for (int i = start + 1; i < end; i++) {
             if (tokens.get(i).isOp(":=") && isVariable(tokens.get(i - 1))) {
                 assign(tokens.get(i - 1).text(), i + 1, expressionEnd(i + 1, end));
             }
         }
-        for (int i = start; i < end - 1; i++) {
-            if ((first.is(Kind.NAME, "with") || first.is(Kind.NAME, "async")) && tokens.get(i).is(Kind.NAME, "as")
-                    && tokens.get(i + 1).kind() == Kind.NAME) {
-                assign(tokens.get(i + 1).text(), start + 1, i);
+        if (first.is(Kind.NAME, "with") || first.is(Kind.NAME, "async")) {
+            for (int i = start; i < end - 1; i++) {
+                if (tokens.get(i).is(Kind.NAME, "as") && tokens.get(i + 1).kind() == Kind.NAME) {
+                    assign(tokens.get(i + 1).text(), start + 1, i);
+                }
             }
         }
     }

@@ -50,7 +50,9 @@ final class CodeLayoutCases {
             risky("subprocess", "import subprocess", "run = subprocess.run", "run(['id'])"),
             risky("subprocess", "__import__('os').system('id')"),
             risky("subprocess", "import \uFF4F\uFF53", "\uFF4F\uFF53.system('id')"),
-            risky("env_access", "import os", "print(\uD835\uDC28\uD835\uDC2C.\uD835\uDC1E\uD835\uDC27\uD835\uDC2F\uD835\uDC22\uD835\uDC2B\uD835\uDC28\uD835\uDC27)"),
+            // mathematical bold os.environ
+            risky("env_access", "import os", "print(\uD835\uDC28\uD835\uDC2C."
+                    + "\uD835\uDC1E\uD835\uDC27\uD835\uDC2F\uD835\uDC22\uD835\uDC2B\uD835\uDC28\uD835\uDC27)"),
             risky("subprocess", "import os", "getattr(os, 'system')('id')"),
             risky("subprocess", "import subprocess as s", "run = getattr(s, 'run')", "run(['id'])"),
             risky("env_access", "import os", "print(getattr(os, 'environ'))"),
