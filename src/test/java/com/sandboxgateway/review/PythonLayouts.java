@@ -10,9 +10,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * The same Python code laid out in other ways that Python runs alike: statements joined with {@code ;},
- * wrapped in {@code if True:} (as a block and on one line), in a function that is called, decorated, in
- * {@code try:}/{@code finally:}, split across lines inside brackets, continued with backslashes, and
- * seeded random mixes of these. The code is given as statements, one per line; a statement may be a
+ * wrapped in {@code if True:} (as a block, on one line, indented with tabs), in a function that is
+ * called, decorated, in {@code try:}/{@code finally:}, with comments and blank lines, split across lines
+ * inside brackets, continued with backslashes, and seeded random mixes of these. The code is given as statements, one per line; a statement may be a
  * one-line compound statement ({@code for _ in x: f.write(b)}), which stays on a line of its own
  * because whatever followed it on its line would join its body.
  */
@@ -35,6 +35,9 @@ final class PythonLayouts {
         layouts.put("function", indentedUnder("def _cell():", lines) + "\n_cell()");
         layouts.put("decorated", "@(lambda f: f())\n" + indentedUnder("def _cell():", lines));
         layouts.put("try finally", indentedUnder("try:", lines) + "\nfinally:\n    pass");
+        layouts.put("comments and blank lines", "# a cell\n\n" + String.join("  # os.system('x'); import subprocess \"\n\n", statements)
+                + "  # done");
+        layouts.put("tabs", "if True:\n\t" + lines.replace("\n", "\n\t"));
         layouts.put("brackets", brackets(lines, random, 1.0));
         layouts.put("continuations", continuations(lines, random, 1.0));
         List<UnaryOperator<String>> wrappers = List.of(code -> indentedUnder("if True:", code),
