@@ -252,10 +252,11 @@ final class BlockReview {
             if (!header.header()) {
                 continue;
             }
-            PythonToken first = tokens.get(header.start());
-            boolean huge = first.is(Kind.NAME, "for") && largestRange(header.start(), header.end()) >= flag.loopMinIterations();
-            boolean endless = first.is(Kind.NAME, "while") && header.end() - header.start() >= 2
-                    && (tokens.get(header.start() + 1).is(Kind.NAME, "True") || tokens.get(header.start() + 1).is(Kind.NUMBER, "1"));
+            int start = tokens.get(header.start()).is(Kind.NAME, "async") ? header.start() + 1 : header.start();
+            PythonToken first = tokens.get(start);
+            boolean huge = first.is(Kind.NAME, "for") && largestRange(start, header.end()) >= flag.loopMinIterations();
+            boolean endless = first.is(Kind.NAME, "while") && header.end() - start >= 2
+                    && (tokens.get(start + 1).is(Kind.NAME, "True") || tokens.get(start + 1).is(Kind.NUMBER, "1"));
             if ((huge || endless) && bodyWrites(header.end() + 1, header.bodyEnd(), flag.loopWrites(), endless)) {
                 found.add(flag.name(), null);
             }

@@ -111,6 +111,7 @@ final class CodeLayoutCases {
             risky("large_write", "f = open('/mnt/data/big.bin', 'wb')", "for _ in range(10**8): f.write(b'x')"),
             risky("large_write", "f = open('/mnt/data/log.txt', 'a')", "while True: f.write('spam')"),
             risky("large_write", "data = b'0' * (1 << 34)"),
+            risky("large_write", "async def fill(f, ticks):", "    async for _ in ticks(range(10**9)): f.write(b'x')"),
             risky("large_write", "f = open('/mnt/data/big.bin', 'wb')", "[f.write(b'x' * 1024) for _ in range(10_000_000)]"),
             risky("large_write", "f = open('/mnt/data/big.bin', 'wb')", "sum(f.write(b'x') for i in range(2**30))"),
             // dynamic_exec_downloaded
@@ -137,6 +138,8 @@ final class CodeLayoutCases {
             risky("raw_socket(host=evil.example.com allowed=false)",
                     "code = \"import socket; socket.create_connection(('evil.example.com', 443))\"", "exec(code)"),
             risky("subprocess", "eval(\"__import__('os').system('id')\")"),
+            risky("subprocess", "__builtins__.exec(\"import os; os.system('id')\")"),
+            risky("base64_obfuscation", "import base64", "getattr(__builtins__, 'exec')(base64.b64decode(blob))"),
             risky("env_access", "import os", "exec('print(os.getenv(\"KEY\"))')"),
             risky("http_client(host=evil.example.com allowed=false)",
                     "exec(\"exec('import requests; requests.get(\\\\'https://evil.example.com\\\\')')\")"));
