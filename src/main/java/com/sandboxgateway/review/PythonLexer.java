@@ -219,12 +219,14 @@ final class PythonLexer {
         String content = code.substring(contentStart, Math.min(contentEnd, code.length()));
         boolean fString = prefix.indexOf('f') >= 0 || prefix.indexOf('t') >= 0;
         PythonToken previous = tokens.isEmpty() ? null : tokens.getLast();
-        if (!fString && previous != null && previous.kind() == Kind.STRING && !previous.fString()) {
-            // "https://pypi.org" ".evil.example.com" is one literal to Python, and must be one to the rules.
-            tokens.set(tokens.size() - 1, new PythonToken(Kind.STRING, previous.text() + content, previous.indent(), false));
-            return;
+        if (previous != null && previous.kind() == Kind.STRING) {
+            // "https://pypi.org" f".evil.example.com/{p}" is one literal to Python, and must be one to the rules.
+            // (A previous f-string with fields would end in their tokens, not in a string.)
+            tokens.set(tokens.size() - 1, new PythonToken(Kind.STRING, previous.text() + content, previous.indent(),
+                    previous.fString() || fString));
+        } else {
+            tokens.add(new PythonToken(Kind.STRING, content, indent, fString));
         }
-        tokens.add(new PythonToken(Kind.STRING, content, indent, fString));
         if (fString) {
             fStringExpressions(content);
         }

@@ -94,6 +94,10 @@ final class CodeLayoutCases {
             risky("http_client(host=?)", "import requests", "requests.get(f'https://{host}/x')"),
             risky("http_client(host=pypi.org.evil.example.com allowed=false)", "import requests",
                     "requests.get('https://pypi.org' '.evil.example.com/x')"),
+            risky("http_client(host=pypi.org.evil.example.com allowed=false)", "import requests",
+                    "requests.get(f'https://pypi.org' f'.evil.example.com/' f'{path}')"),
+            risky("http_client(host=pypi.org.evil.example.com allowed=false)", "import requests",
+                    "requests.get('https://pypi.org' f'.evil.example.com/{path}')"),
             // package_install
             risky("package_install, subprocess", "import subprocess", "subprocess.run(['pip', 'install', 'evil-pkg'])"),
             risky("package_install", "import pip", "pip.main(['install', 'evil-pkg'])"),
