@@ -86,7 +86,8 @@ final class AuditStores {
     }
 
     static JdbcAuditStore store(DataSource dataSource) {
-        return new JdbcAuditStore(JdbcClient.create(dataSource), new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
-                new AuditChain(JsonMapper.builder().build()));
+        JdbcClient jdbc = JdbcClient.create(dataSource);
+        return new JdbcAuditStore(jdbc, new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
+                new AuditChain(JsonMapper.builder().build()), new JdbcAuditTree(jdbc));
     }
 }
