@@ -19,6 +19,7 @@ MAIN=com.sandboxgateway.audit.AuditAppendBenchmark
 
 run() { # replicas
     "$JAVA" -cp "$CP" "$MAIN" prepare "$SCHEMA" >/dev/null
+    echo "load average before $1 replica(s): $(cut -d' ' -f1-3 /proc/loadavg) (2 cores: well above 2, the figures measure the other load)"
     local start=$(( $(date +%s%3N) + 8000 )) pids=() out
     out=$(mktemp)
     for r in $(seq 1 "$1"); do
@@ -27,11 +28,12 @@ run() { # replicas
     done
     for pid in "${pids[@]}"; do wait "$pid"; done
     sed "s/^/  /" "$out"
-    awk -F'\t' -v n="$1" -v w="$WRITERS" '{total+=$3; if ($5>p99) p99=$5; if ($4>p50) p50=$4}
-        END {printf "%d replica(s) x %d writers: %.0f appends/s, p50 %.2f ms, p99 %.2f ms (worst replica)\n", n, w, total, p50, p99}' "$out"
+    awk -F'\t' -v n="$1" -v w="$WRITERS" '{total+=$3; if ($5>p99) p99=$5; if ($4>p50) p50=$4; cpu+=$7*$2; count+=$2}
+        END {printf "%d replica(s) x %d writers: %.0f appends/s, p50 %.2f ms, p99 %.2f ms (worst replica), %.0f us JVM CPU per append\n",
+             n, w, total, p50, p99, cpu/count}' "$out"
     rm -f "$out"
 }
 
-echo "label	appends	appends/s	p50_ms	p99_ms	max_ms"
+echo "label	appends	appends/s	p50_ms	p99_ms	max_ms	jvm_cpu_us/append"
 run 1
 run 2

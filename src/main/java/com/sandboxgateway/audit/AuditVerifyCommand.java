@@ -83,7 +83,7 @@ public final class AuditVerifyCommand {
         }
         pending = new ArrayDeque<>(pending.stream().sorted(Comparator.comparingLong(Checkpoint::size)).toList());
         TreeFrontier tree = TreeFrontier.empty();
-        String previousHash = null;
+        String previousHash = AuditChain.GENESIS;
         long matched = 0;
         try (BufferedReader lines = Files.newBufferedReader(export, StandardCharsets.UTF_8)) {
             String line;
@@ -135,7 +135,7 @@ public final class AuditVerifyCommand {
             return "record seq " + stored.seq() + " is out of place: it comes where seq " + expected + " belongs";
         }
         name += " (record_id " + stored.record().recordId() + ")";
-        if (previousHash != null && !previousHash.equals(stored.prevHash())) {
+        if (!previousHash.equals(stored.prevHash())) {
             return name + " does not link to the record before it";
         }
         AuditChain.Hashes hashes = chain.hashes(stored.prevHash(), stored.seq(), stored.record());

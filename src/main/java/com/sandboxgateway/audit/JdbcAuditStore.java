@@ -136,12 +136,7 @@ final class JdbcAuditStore {
             if (grew || stored.contains(true)) {
                 MultiRowInsert.into(jdbc, "audit_record", RECORD_COLUMNS, rows);
                 MultiRowInsert.into(jdbc, "audit_flag", List.of("flag", "seq"), flags);
-                tree.write(nodes);
-                jdbc.sql("""
-                        UPDATE audit_chain SET last_seq = :seq, last_hash = :hash, tree_size = :size, tree_base = :base,
-                            tree_frontier = :frontier WHERE id = 1""")
-                        .param("seq", seq).param("hash", previous).param("size", head.tree.size()).param("base", head.treeBase)
-                        .param("frontier", head.tree.encoded()).update();
+                save(head, seq, previous, nodes);
             }
             return stored;
         });
@@ -187,9 +182,7 @@ final class JdbcAuditStore {
             long before = head.tree.size();
             JdbcAuditTree.NewNodes nodes = new JdbcAuditTree.NewNodes();
             if (catchUp(head, nodes)) {
-                tree.write(nodes);
-                jdbc.sql("UPDATE audit_chain SET tree_size = :size, tree_base = :base, tree_frontier = :frontier WHERE id = 1")
-                        .param("size", head.tree.size()).param("base", head.treeBase).param("frontier", head.tree.encoded()).update();
+                save(head, head.lastSeq, head.lastHash, nodes);
             }
             return head.tree.size() - before;
         });
@@ -205,6 +198,16 @@ final class JdbcAuditStore {
         long treeBase = treeSize == 0 ? ((Number) row.get("base_seq")).longValue() : ((Number) row.get("tree_base")).longValue();
         return new Head(((Number) row.get("last_seq")).longValue(), (String) row.get("last_hash"), treeBase,
                 TreeFrontier.decode(treeSize, (String) row.get("tree_frontier")));
+    }
+
+    /** Writes the nodes the transaction completed and moves the head (chain end and tree state) past them. */
+    private void save(Head head, long lastSeq, String lastHash, JdbcAuditTree.NewNodes nodes) {
+        tree.write(nodes);
+        jdbc.sql("""
+                UPDATE audit_chain SET last_seq = :seq, last_hash = :hash, tree_size = :size, tree_base = :base,
+                    tree_frontier = :frontier WHERE id = 1""")
+                .param("seq", lastSeq).param("hash", lastHash).param("size", head.tree.size()).param("base", head.treeBase)
+                .param("frontier", head.tree.encoded()).update();
     }
 
     /** The chain head as locked by a transaction: where the chain ends, and the tree that grows with it. */

@@ -14,7 +14,8 @@ import javax.sql.DataSource;
  * One replica's share of the audit append benchmark ({@code bench/audit/run.sh} starts one or two of
  * these processes against one PostgreSQL schema): {@code writers} threads append records back to back
  * for {@code seconds}, starting at the wall-clock instant {@code startAtMillis} so that replicas
- * overlap; prints one line with the replica's throughput and latency percentiles.
+ * overlap; prints one line with the replica's throughput, latency percentiles and the CPU time its JVM
+ * spent per append (which, unlike the rest, hardly depends on other load on the machine).
  *
  * <p>{@code prepare <schema>} drops, creates and migrates the schema first.
  */
@@ -40,6 +41,7 @@ public final class AuditAppendBenchmark {
         Thread.sleep(Math.max(0, startAt - System.currentTimeMillis()));
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         List<Future<long[]>> results = new ArrayList<>();
+        long cpuBefore = cpuNanos();
         long began = System.nanoTime();
         try (ExecutorService pool = Executors.newFixedThreadPool(writers)) {
             for (int w = 0; w < writers; w++) {
@@ -47,9 +49,15 @@ public final class AuditAppendBenchmark {
             }
         }
         double elapsed = (System.nanoTime() - began) / 1e9;
+        long cpu = cpuNanos() - cpuBefore;
         long[] all = results.stream().map(AuditAppendBenchmark::join).flatMapToLong(Arrays::stream).sorted().toArray();
-        System.out.printf("%s\t%d\t%.0f\t%.2f\t%.2f\t%.2f%n", label, all.length, all.length / elapsed,
-                all[all.length / 2] / 1e6, all[(int) (all.length * 0.99)] / 1e6, all[all.length - 1] / 1e6);
+        System.out.printf("%s\t%d\t%.0f\t%.2f\t%.2f\t%.2f\t%.0f%n", label, all.length, all.length / elapsed,
+                all[all.length / 2] / 1e6, all[(int) (all.length * 0.99)] / 1e6, all[all.length - 1] / 1e6,
+                cpu / 1e3 / all.length);
+    }
+
+    private static long cpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().orElseThrow().toNanos();
     }
 
     private static long[] appendUntil(JdbcAuditStore store, long end) {
