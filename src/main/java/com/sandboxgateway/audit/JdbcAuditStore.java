@@ -11,7 +11,6 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
@@ -39,10 +38,6 @@ final class JdbcAuditStore {
 
     /** The most records one transaction appends; a longer queue is written in several. */
     private static final int MAX_GROUP = 256;
-
-    private static final List<String> RECORD_COLUMNS = List.of("seq", "record_id", "kind", "call_id", "request_id",
-            "upstream_request_id", "user_name", "team", "session_id", "response_id", "container_id", "model", "status", "code",
-            "code_sha256", "outputs", "outputs_truncated", "details", "created_at", "prev_hash", "hash", "flags", "leaf_hash");
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
@@ -110,32 +105,23 @@ final class JdbcAuditStore {
             boolean grew = catchUp(head, nodes);
             long seq = head.lastSeq;
             String previous = head.lastHash;
-            Set<String> storedIds = storedValues("record_id", records.stream().map(AuditRecord::recordId).toList());
-            Set<String> storedCalls = storedValues("call_id", records.stream().map(AuditRecord::callId).filter(Objects::nonNull).toList());
             Set<String> appended = new HashSet<>();
             List<Boolean> stored = new ArrayList<>(records.size());
-            List<List<Object>> rows = new ArrayList<>();
-            List<List<Object>> flags = new ArrayList<>();
             for (AuditRecord record : records) {
                 boolean duplicate = !appended.add("record:" + record.recordId())
                         || record.callId() != null && !appended.add("call:" + record.callId())
-                        || storedIds.contains(record.recordId())
-                        || record.callId() != null && storedCalls.contains(record.callId());
+                        || stored("record_id", record.recordId())
+                        || record.callId() != null && stored("call_id", record.callId());
                 if (!duplicate) {
                     seq++;
                     AuditChain.Hashes hashes = chain.hashes(previous, seq, record);
-                    rows.add(row(seq, record, previous, hashes));
-                    for (String flag : record.flags()) {
-                        flags.add(List.of(flag, seq));
-                    }
+                    insert(seq, record, previous, hashes);
                     head.tree.append(hashes.leafHash(), nodes);
                     previous = hashes.chainHash();
                 }
                 stored.add(!duplicate);
             }
             if (grew || stored.contains(true)) {
-                MultiRowInsert.into(jdbc, "audit_record", RECORD_COLUMNS, rows);
-                MultiRowInsert.into(jdbc, "audit_flag", List.of("flag", "seq"), flags);
                 save(head, seq, previous, nodes);
             }
             return stored;
@@ -219,22 +205,35 @@ final class JdbcAuditStore {
     }
 
     /**
-     * Which of these values of a unique column are stored. One column per query: an {@code OR} across both
+     * Whether a record with this unique value exists. One column per query: an {@code OR} across both
      * unique indexes makes H2 scan the whole table, under the chain lock every request waits for.
      */
-    private Set<String> storedValues(String uniqueColumn, List<String> values) {
-        if (values.isEmpty()) {
-            return Set.of();
-        }
-        return new HashSet<>(jdbc.sql("SELECT " + uniqueColumn + " FROM audit_record WHERE " + uniqueColumn + " IN (:values)")
-                .param("values", values).query(String.class).list());
+    private boolean stored(String uniqueColumn, String value) {
+        return !jdbc.sql("SELECT 1 FROM audit_record WHERE " + uniqueColumn + " = :value").param("value", value)
+                .query().listOfRows().isEmpty();
     }
 
-    private static List<Object> row(long seq, AuditRecord r, String previous, AuditChain.Hashes hashes) {
-        return Arrays.asList(seq, r.recordId(), r.kind().name(), r.callId(), r.requestId(), r.upstreamRequestId(), r.user(), r.team(),
-                r.session(), r.responseId(), r.containerId(), r.model(), r.status(), r.code(), r.codeSha256(), r.outputs(),
-                r.outputsTruncated(), r.details(), Timestamp.from(r.createdAt()), previous, hashes.chainHash(),
-                r.flags().isEmpty() ? null : "," + String.join(",", r.flags()) + ",", hashes.leafHex());
+    private void insert(long seq, AuditRecord r, String previous, AuditChain.Hashes hashes) {
+        jdbc.sql("""
+                INSERT INTO audit_record (seq, record_id, kind, call_id, request_id, upstream_request_id, user_name, team,
+                    session_id, response_id, container_id, model, status, code, code_sha256, outputs, outputs_truncated,
+                    details, created_at, prev_hash, hash, flags, leaf_hash)
+                VALUES (:seq, :record_id, :kind, :call_id, :request_id, :upstream_request_id, :user_name, :team,
+                    :session_id, :response_id, :container_id, :model, :status, :code, :code_sha256, :outputs,
+                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags, :leaf_hash)""")
+                .param("seq", seq).param("record_id", r.recordId()).param("kind", r.kind().name())
+                .param("call_id", r.callId()).param("request_id", r.requestId())
+                .param("upstream_request_id", r.upstreamRequestId()).param("user_name", r.user()).param("team", r.team())
+                .param("session_id", r.session()).param("response_id", r.responseId()).param("container_id", r.containerId())
+                .param("model", r.model()).param("status", r.status()).param("code", r.code())
+                .param("code_sha256", r.codeSha256()).param("outputs", r.outputs())
+                .param("outputs_truncated", r.outputsTruncated()).param("details", r.details())
+                .param("created_at", Timestamp.from(r.createdAt())).param("prev_hash", previous).param("hash", hashes.chainHash())
+                .param("flags", r.flags().isEmpty() ? null : "," + String.join(",", r.flags()) + ",")
+                .param("leaf_hash", hashes.leafHex()).update();
+        for (String flag : r.flags()) {
+            jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
+        }
     }
 
     List<StoredRecord> query(AuditQuery query) {
@@ -347,7 +346,7 @@ final class JdbcAuditStore {
 
     /** Whether the record of this code-interpreter call is stored already. */
     boolean holdsCall(String callId) {
-        return !storedValues("call_id", List.of(callId)).isEmpty();
+        return stored("call_id", callId);
     }
 
     /** The details of the session's latest code-execution record, if it has one. */

@@ -30,6 +30,8 @@ import com.sandboxgateway.audit.tlog.TreeNodes;
 final class JdbcAuditTree {
 
     private static final HexFormat HEX = HexFormat.of();
+    /** Rows per multi-row insert: well below every driver's parameter limit. */
+    private static final int INSERT_ROWS = 500;
 
     private final JdbcClient jdbc;
 
@@ -51,11 +53,17 @@ final class JdbcAuditTree {
     }
 
     void write(NewNodes nodes) {
-        List<List<Object>> rows = new ArrayList<>(nodes.keys.size());
-        for (int i = 0; i < nodes.keys.size(); i++) {
-            rows.add(List.of(nodes.keys.get(i), nodes.hashes.get(i)));
+        for (int from = 0; from < nodes.keys.size(); from += INSERT_ROWS) {
+            int to = Math.min(from + INSERT_ROWS, nodes.keys.size());
+            StringBuilder sql = new StringBuilder("INSERT INTO audit_tree_node (id, hash) VALUES ");
+            Map<String, Object> params = new HashMap<>();
+            for (int i = from; i < to; i++) {
+                sql.append(i == from ? "" : ", ").append("(:id").append(i).append(", :hash").append(i).append(')');
+                params.put("id" + i, nodes.keys.get(i));
+                params.put("hash" + i, nodes.hashes.get(i));
+            }
+            jdbc.sql(sql.toString()).params(params).update();
         }
-        MultiRowInsert.into(jdbc, "audit_tree_node", List.of("id", "hash"), rows);
     }
 
     /** The signed-ready head of the tree as it is now: its size and root under {@code origin}. */
