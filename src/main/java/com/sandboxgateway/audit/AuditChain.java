@@ -5,12 +5,15 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
+import com.sandboxgateway.audit.tlog.MerkleHash;
+
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The hash chain over audit records: each record's hash covers its canonical serialization and the
- * previous record's hash, so changing, removing or reordering any record breaks every later link.
+ * The hashes over audit records. The chain: each record's hash covers its canonical serialization and
+ * the previous record's hash, so changing, removing or reordering any record breaks every later link.
+ * The Merkle tree: the same serialization is the record's leaf ({@code SHA-256(0x00 || canonical)}).
  */
 final class AuditChain {
 
@@ -22,12 +25,13 @@ final class AuditChain {
         this.records = new AuditRecordJson(json);
     }
 
-    String hash(String previousHash, long seq, AuditRecord record) {
+    /** The record's chain hash after {@code previousHash}, and its leaf hash, from one serialization. */
+    Hashes hashes(String previousHash, long seq, AuditRecord record) {
+        byte[] canonical = canonical(seq, record).getBytes(StandardCharsets.UTF_8);
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             digest.update(previousHash.getBytes(StandardCharsets.US_ASCII));
-            digest.update(canonical(seq, record).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest.digest());
+            return new Hashes(HexFormat.of().formatHex(digest.digest(canonical)), MerkleHash.leaf(canonical));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required by every Java platform", e);
         }
@@ -40,5 +44,13 @@ final class AuditChain {
         canonical.put("seq", seq);
         canonical.setAll(node);
         return records.toString(canonical);
+    }
+
+    /** @param chainHash hex, linking to the record before; @param leafHash the record's leaf in the Merkle tree */
+    record Hashes(String chainHash, byte[] leafHash) {
+
+        String leafHex() {
+            return HexFormat.of().formatHex(leafHash);
+        }
     }
 }

@@ -1,31 +1,69 @@
 package com.sandboxgateway.audit;
 
 import java.io.IOException;
+import java.net.URI;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.StringUtils;
 
 import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.review.CodeRiskAnalyzer;
 import com.sandboxgateway.review.ReviewProperties;
+import com.sandboxgateway.upstream.NotePublisher;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Wires the audit trail: database store, spool, and the background replay and retention. */
+/** Wires the audit trail: database store and tree, spool, checkpoints, and the background replay, signing and retention. */
 @Configuration(proxyBeanMethods = false)
 class AuditConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(AuditConfiguration.class);
+
     @Bean
-    JdbcAuditStore jdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, JsonMapper json) {
-        return new JdbcAuditStore(jdbc, transactions, new AuditChain(json));
+    JdbcAuditTree jdbcAuditTree(JdbcClient jdbc) {
+        return new JdbcAuditTree(jdbc);
+    }
+
+    @Bean
+    JdbcAuditStore jdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, JsonMapper json, JdbcAuditTree tree) {
+        return new JdbcAuditStore(jdbc, transactions, new AuditChain(json), tree);
+    }
+
+    /** Signed checkpoints and their witnesses; only with a signing key, which must then be valid or the gateway does not start. */
+    @Bean
+    @Conditional(SigningKeySet.class)
+    Checkpoints checkpoints(JdbcAuditTree tree, SpoolingAuditLog auditLog, AuditProperties properties, JsonMapper json,
+                            Clock clock, MeterRegistry meters) {
+        List<CheckpointWitness> witnesses = new ArrayList<>();
+        AuditProperties.Witness witness = properties.witness();
+        if (witness.file() != null) {
+            witnesses.add(CheckpointWitness.file(witness.file()));
+        }
+        if (!witness.urls().isEmpty()) {
+            NotePublisher publisher = new NotePublisher(witness.timeout());
+            for (URI url : witness.urls()) {
+                witnesses.add(new HttpWitness(url, publisher));
+            }
+        }
+        return new Checkpoints(tree, auditLog, Checkpoints.signer(properties), witnesses, json, clock, meters);
     }
 
     @Bean
@@ -54,17 +92,57 @@ class AuditConfiguration {
         return new RunawaySessions(failures, policy.org().turns().stopAfterFailures());
     }
 
-    /** Replays the spool at start and then regularly; applies retention hourly. */
+    /**
+     * Makes leaves of records older than the tree, replays the spool at start and then regularly, signs
+     * checkpoints every {@code checkpoint-interval}; applies retention hourly.
+     */
     @Bean(destroyMethod = "shutdownNow")
     ScheduledExecutorService auditMaintenance(SpoolingAuditLog auditLog, JdbcAuditStore store, AuditProperties properties,
-                                              Clock clock) {
+                                              Clock clock, ObjectProvider<Checkpoints> checkpoints) {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
                 .name("audit-maintenance").daemon().factory());
+        scheduler.execute(() -> catchUpTree(store));
+        checkpoints.ifAvailable(signer -> scheduler.scheduleWithFixedDelay(signer::signIfGrown,
+                properties.checkpointInterval().toMillis(), properties.checkpointInterval().toMillis(), TimeUnit.MILLISECONDS));
         scheduler.scheduleWithFixedDelay(auditLog::replay, 0, properties.replayInterval().toMillis(), TimeUnit.MILLISECONDS);
         if (properties.retention() != null) {
             scheduler.scheduleWithFixedDelay(() -> store.deleteOlderThan(clock.instant().minus(properties.retention())),
                     1, 60, TimeUnit.MINUTES);
         }
         return scheduler;
+    }
+
+    private static void catchUpTree(JdbcAuditStore store) {
+        try {
+            long added = store.catchUpTree();
+            if (added > 0) {
+                log.info("{} audit records written before the audit tree existed are now its first leaves", added);
+            }
+        } catch (RuntimeException e) {
+            log.error("Cannot bring the audit tree up to the chain; appends will try again", e);
+        }
+    }
+
+    /** A witness that gets each checkpoint as a POST; named without the URL's user info or query, which may hold credentials. */
+    private record HttpWitness(URI url, NotePublisher publisher) implements CheckpointWitness {
+
+        @Override
+        public String name() {
+            return "http " + url.getScheme() + "://" + url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort()) + url.getPath();
+        }
+
+        @Override
+        public void publish(String note) throws IOException {
+            publisher.post(url, note);
+        }
+    }
+
+    /** Whether {@code gateway.audit.signing-key} is set (blank counts as unset). */
+    static final class SigningKeySet implements Condition {
+
+        @Override
+        public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            return StringUtils.hasText(context.getEnvironment().getProperty("gateway.audit.signing-key"));
+        }
     }
 }

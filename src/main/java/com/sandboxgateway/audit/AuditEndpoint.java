@@ -3,13 +3,21 @@ package com.sandboxgateway.audit;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.function.Function;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.lang.Nullable;
 import org.springframework.stereotype.Component;
+import org.springframework.util.MimeType;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -17,7 +25,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code /actuator/audit} (admin role): query the trail by user, team, session, container, time and
  * review flag ({@code flag=env_access}), page by page, or export it as JSON Lines
  * ({@code Accept: application/x-ndjson}, or {@code /actuator/audit/export}); {@code /actuator/audit/verify}
- * checks the chain.
+ * checks the chain. The transparency log: {@code /checkpoint} (the newest signed checkpoint, {@code text/plain};
+ * {@code POST} signs one now), {@code /checkpoint/key} (the verifier key), {@code /proof/inclusion?seq=&size=}
+ * and {@code /proof/consistency?from=&to=} (RFC 9162 proofs).
  */
 @Component
 @Endpoint(id = "audit")
@@ -26,12 +36,18 @@ class AuditEndpoint {
     private static final int DEFAULT_LIMIT = 100;
     private static final int MAX_LIMIT = 10_000;
 
+    private static final MimeType TEXT = MimeType.valueOf("text/plain;charset=UTF-8");
+
     private final JdbcAuditStore store;
     private final JsonMapper json;
+    private final JdbcAuditTree tree;
+    private final ObjectProvider<Checkpoints> checkpoints;
 
-    AuditEndpoint(JdbcAuditStore store, JsonMapper json) {
+    AuditEndpoint(JdbcAuditStore store, JsonMapper json, JdbcAuditTree tree, ObjectProvider<Checkpoints> checkpoints) {
         this.store = store;
         this.json = json;
+        this.tree = tree;
+        this.checkpoints = checkpoints;
     }
 
     /** A page of records and the next cursor; with {@code Accept: application/x-ndjson}, every match as JSON Lines. */
@@ -49,17 +65,68 @@ class AuditEndpoint {
         return new AuditPage(records, next);
     }
 
-    /** {@code verify}: the chain check; {@code export}: the query as JSON Lines. */
-    @ReadOperation(produces = {"application/json", "application/x-ndjson"})
+    /** {@code verify}: the chain check; {@code export}: the query as JSON Lines; {@code checkpoint}: the newest signed checkpoint. */
+    @ReadOperation(produces = {"application/json", "application/x-ndjson", "text/plain"})
     Object action(@Selector String action, @Nullable String user, @Nullable String team, @Nullable String session,
                   @Nullable String container, @Nullable String since, @Nullable String until, @Nullable String kind,
                   @Nullable String flag, @Nullable Integer limit) {
         return switch (action) {
             case "verify" -> store.verify();
             case "export" -> jsonLines(filter(user, team, session, container, since, until, kind, flag, limit, null));
-            default -> throw new InvalidEndpointRequestException("Unknown audit action '" + action + "'; use verify or export",
-                    "unknown action");
+            case "checkpoint" -> withCheckpoints(signer -> signer.latest().<Object>map(AuditEndpoint::text).orElseGet(() -> notFound(
+                    "No checkpoint has been signed yet; POST /actuator/audit/checkpoint signs one now.")));
+            default -> throw new InvalidEndpointRequestException("Unknown audit action '" + action
+                    + "'; use verify, export or checkpoint", "unknown action");
         };
+    }
+
+    /** {@code checkpoint/key}: the verifier key; {@code proof/inclusion?seq=&size=}, {@code proof/consistency?from=&to=}. */
+    @ReadOperation(produces = {"application/json", "text/plain"})
+    Object transparency(@Selector String action, @Selector String part, @Nullable Long seq, @Nullable Long size,
+                        @Nullable Long from, @Nullable Long to) {
+        try {
+            return switch (action + "/" + part) {
+                case "checkpoint/key" -> withCheckpoints(signer -> text(signer.verifierKey() + "\n"));
+                case "proof/inclusion" -> tree.inclusion(required(seq, "seq"), required(size, "size"));
+                case "proof/consistency" -> tree.consistency(required(from, "from"), required(to, "to"));
+                default -> throw new InvalidEndpointRequestException("Unknown audit path '" + action + "/" + part
+                        + "'; use checkpoint/key, proof/inclusion or proof/consistency", "unknown action");
+            };
+        } catch (IllegalArgumentException e) {
+            throw new InvalidEndpointRequestException(e.getMessage(), "bad tree size");
+        }
+    }
+
+    /** {@code POST checkpoint}: signs the tree head now (recorded, with the admin, as a checkpoint record) and answers the note. */
+    @WriteOperation(produces = "text/plain")
+    Object sign(@Selector String action, SecurityContext context) {
+        if (!action.equals("checkpoint")) {
+            throw new InvalidEndpointRequestException("Unknown audit action '" + action + "'; POST checkpoint", "unknown action");
+        }
+        String admin = context.getPrincipal() == null ? "unknown" : context.getPrincipal().getName();
+        return withCheckpoints(signer -> text(signer.sign(admin)));
+    }
+
+    private Object withCheckpoints(Function<Checkpoints, Object> answer) {
+        Checkpoints signer = checkpoints.getIfAvailable();
+        return signer == null ? notFound("Checkpoints are off: set gateway.audit.signing-key (an Ed25519 key) to sign the audit tree.")
+                : answer.apply(signer);
+    }
+
+    private static WebEndpointResponse<String> text(String body) {
+        return new WebEndpointResponse<>(body, TEXT);
+    }
+
+    private static WebEndpointResponse<ProblemDetail> notFound(String detail) {
+        return new WebEndpointResponse<>(ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, detail), WebEndpointResponse.STATUS_NOT_FOUND,
+                MimeType.valueOf("application/problem+json"));
+    }
+
+    private static long required(Long value, String name) {
+        if (value == null) {
+            throw new InvalidEndpointRequestException(name + " is required", "missing " + name);
+        }
+        return value;
     }
 
     private String jsonLines(AuditQuery query) {

@@ -6,7 +6,9 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,11 +23,14 @@ import java.util.function.Consumer;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import com.sandboxgateway.audit.tlog.TreeFrontier;
+
 /**
  * The audit trail in the relational store. Appends lock the one {@code audit_chain} row, so writers
- * in every thread and on every replica extend a single linear chain; an append of a record (or call)
- * already stored is a no-op, so replays and repeated fetches never duplicate. Concurrent appends of one
- * JVM are committed in groups.
+ * in every thread and on every replica extend a single linear chain, and the Merkle tree over the same
+ * records with it (its state lives in that row, so an append costs O(log n) hashes and no reads); an
+ * append of a record (or call) already stored is a no-op, so replays and repeated fetches never
+ * duplicate. Concurrent appends of one JVM are committed in groups.
  */
 final class JdbcAuditStore {
 
@@ -37,14 +42,16 @@ final class JdbcAuditStore {
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
     private final AuditChain chain;
+    private final JdbcAuditTree tree;
     private final Queue<PendingAppend> waiting = new ConcurrentLinkedQueue<>();
     /** Fair, so a writer that just finished cannot barge ahead of callers whose records it already wrote. */
     private final ReentrantLock appending = new ReentrantLock(true);
 
-    JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, AuditChain chain) {
+    JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, AuditChain chain, JdbcAuditTree tree) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.chain = chain;
+        this.tree = tree;
     }
 
     /**
@@ -93,10 +100,11 @@ final class JdbcAuditStore {
     /** Appends records in order under one chain lock and one commit; for each, whether it was new. */
     private List<Boolean> appendAll(List<AuditRecord> records) {
         return transactions.execute(status -> {
-            Map<String, Object> head = jdbc.sql("SELECT last_seq, last_hash FROM audit_chain WHERE id = 1 FOR UPDATE")
-                    .query().singleRow();
-            long seq = ((Number) head.get("last_seq")).longValue();
-            String previous = (String) head.get("last_hash");
+            Head head = lockHead();
+            JdbcAuditTree.NewNodes nodes = new JdbcAuditTree.NewNodes();
+            boolean grew = catchUp(head, nodes);
+            long seq = head.lastSeq;
+            String previous = head.lastHash;
             Set<String> appended = new HashSet<>();
             List<Boolean> stored = new ArrayList<>(records.size());
             for (AuditRecord record : records) {
@@ -106,18 +114,90 @@ final class JdbcAuditStore {
                         || record.callId() != null && stored("call_id", record.callId());
                 if (!duplicate) {
                     seq++;
-                    String hash = chain.hash(previous, seq, record);
-                    insert(seq, record, previous, hash);
-                    previous = hash;
+                    AuditChain.Hashes hashes = chain.hashes(previous, seq, record);
+                    insert(seq, record, previous, hashes);
+                    head.tree.append(hashes.leafHash(), nodes);
+                    previous = hashes.chainHash();
                 }
                 stored.add(!duplicate);
             }
-            if (stored.contains(true)) {
-                jdbc.sql("UPDATE audit_chain SET last_seq = :seq, last_hash = :hash WHERE id = 1")
-                        .param("seq", seq).param("hash", previous).update();
+            if (grew || stored.contains(true)) {
+                save(head, seq, previous, nodes);
             }
             return stored;
         });
+    }
+
+    /**
+     * Makes leaves of the records the tree does not hold yet: at the first start after the upgrade, every
+     * record written before, and then any a replica of an older version appended. Returns whether the tree grew.
+     */
+    private boolean catchUp(Head head, JdbcAuditTree.NewNodes nodes) {
+        boolean grew = false;
+        while (head.treeBase + head.tree.size() < head.lastSeq) {
+            long next = head.treeBase + head.tree.size() + 1;
+            List<StoredRecord> page = jdbc.sql("SELECT * FROM audit_record WHERE seq >= :from ORDER BY seq LIMIT :limit")
+                    .param("from", next).param("limit", VERIFY_PAGE).query(JdbcAuditStore::map).list();
+            for (StoredRecord stored : page) {
+                if (stored.seq() != head.treeBase + head.tree.size() + 1) {
+                    throw new IllegalStateException("audit record " + (head.treeBase + head.tree.size() + 1)
+                            + " is missing, so the records after it cannot become leaves of the audit tree; "
+                            + "GET /actuator/audit/verify shows where the chain is broken");
+                }
+                byte[] leaf = chain.hashes(stored.prevHash(), stored.seq(), stored.record()).leafHash();
+                jdbc.sql("UPDATE audit_record SET leaf_hash = :leaf WHERE seq = :seq")
+                        .param("leaf", HexFormat.of().formatHex(leaf)).param("seq", stored.seq()).update();
+                head.tree.append(leaf, nodes);
+                grew = true;
+            }
+            if (page.isEmpty()) {
+                throw new IllegalStateException("audit records up to " + head.lastSeq + " are missing from the store; "
+                        + "GET /actuator/audit/verify shows where the chain is broken");
+            }
+        }
+        return grew;
+    }
+
+    /**
+     * Brings the tree up to the chain at start, so the first request does not pay for records written
+     * before the tree existed. Returns how many records became leaves.
+     */
+    long catchUpTree() {
+        Long added = transactions.execute(status -> {
+            Head head = lockHead();
+            long before = head.tree.size();
+            JdbcAuditTree.NewNodes nodes = new JdbcAuditTree.NewNodes();
+            if (catchUp(head, nodes)) {
+                save(head, head.lastSeq, head.lastHash, nodes);
+            }
+            return head.tree.size() - before;
+        });
+        return added == null ? 0 : added;
+    }
+
+    private Head lockHead() {
+        Map<String, Object> row = jdbc.sql("""
+                SELECT last_seq, last_hash, base_seq, tree_size, tree_base, tree_frontier FROM audit_chain WHERE id = 1 FOR UPDATE""")
+                .query().singleRow();
+        long treeSize = ((Number) row.get("tree_size")).longValue();
+        // A tree begun after retention deleted older records starts at the first record still there.
+        long treeBase = treeSize == 0 ? ((Number) row.get("base_seq")).longValue() : ((Number) row.get("tree_base")).longValue();
+        return new Head(((Number) row.get("last_seq")).longValue(), (String) row.get("last_hash"), treeBase,
+                TreeFrontier.decode(treeSize, (String) row.get("tree_frontier")));
+    }
+
+    /** Writes the nodes the transaction completed and moves the head (chain end and tree state) past them. */
+    private void save(Head head, long lastSeq, String lastHash, JdbcAuditTree.NewNodes nodes) {
+        tree.write(nodes);
+        jdbc.sql("""
+                UPDATE audit_chain SET last_seq = :seq, last_hash = :hash, tree_size = :size, tree_base = :base,
+                    tree_frontier = :frontier WHERE id = 1""")
+                .param("seq", lastSeq).param("hash", lastHash).param("size", head.tree.size()).param("base", head.treeBase)
+                .param("frontier", head.tree.encoded()).update();
+    }
+
+    /** The chain head as locked by a transaction: where the chain ends, and the tree that grows with it. */
+    private record Head(long lastSeq, String lastHash, long treeBase, TreeFrontier tree) {
     }
 
     /** A record waiting to be appended, and its outcome once it was. */
@@ -133,14 +213,14 @@ final class JdbcAuditStore {
                 .query().listOfRows().isEmpty();
     }
 
-    private void insert(long seq, AuditRecord r, String previous, String hash) {
+    private void insert(long seq, AuditRecord r, String previous, AuditChain.Hashes hashes) {
         jdbc.sql("""
                 INSERT INTO audit_record (seq, record_id, kind, call_id, request_id, upstream_request_id, user_name, team,
                     session_id, response_id, container_id, model, status, code, code_sha256, outputs, outputs_truncated,
-                    details, created_at, prev_hash, hash, flags)
+                    details, created_at, prev_hash, hash, flags, leaf_hash)
                 VALUES (:seq, :record_id, :kind, :call_id, :request_id, :upstream_request_id, :user_name, :team,
                     :session_id, :response_id, :container_id, :model, :status, :code, :code_sha256, :outputs,
-                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags)""")
+                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags, :leaf_hash)""")
                 .param("seq", seq).param("record_id", r.recordId()).param("kind", r.kind().name())
                 .param("call_id", r.callId()).param("request_id", r.requestId())
                 .param("upstream_request_id", r.upstreamRequestId()).param("user_name", r.user()).param("team", r.team())
@@ -148,9 +228,9 @@ final class JdbcAuditStore {
                 .param("model", r.model()).param("status", r.status()).param("code", r.code())
                 .param("code_sha256", r.codeSha256()).param("outputs", r.outputs())
                 .param("outputs_truncated", r.outputsTruncated()).param("details", r.details())
-                .param("created_at", Timestamp.from(r.createdAt())).param("prev_hash", previous).param("hash", hash)
+                .param("created_at", Timestamp.from(r.createdAt())).param("prev_hash", previous).param("hash", hashes.chainHash())
                 .param("flags", r.flags().isEmpty() ? null : "," + String.join(",", r.flags()) + ",")
-                .update();
+                .param("leaf_hash", hashes.leafHex()).update();
         for (String flag : r.flags()) {
             jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
         }
@@ -206,8 +286,12 @@ final class JdbcAuditStore {
                 if (!stored.prevHash().equals(previous)) {
                     return ChainVerification.broken(checked, stored.seq(), "does not link to the record before it");
                 }
-                if (!chain.hash(previous, stored.seq(), stored.record()).equals(stored.hash())) {
+                AuditChain.Hashes hashes = chain.hashes(previous, stored.seq(), stored.record());
+                if (!hashes.chainHash().equals(stored.hash())) {
                     return ChainVerification.broken(checked, stored.seq(), "content does not match its hash");
+                }
+                if (stored.leafHash() != null && !stored.leafHash().equals(Base64.getEncoder().encodeToString(hashes.leafHash()))) {
+                    return ChainVerification.broken(checked, stored.seq(), "content does not match its leaf in the Merkle tree");
                 }
                 previous = stored.hash();
                 expectedSeq++;
@@ -283,7 +367,9 @@ final class JdbcAuditStore {
                 row.getString("container_id"), row.getString("model"), row.getString("status"), row.getString("code"),
                 row.getString("code_sha256"), row.getString("outputs"), row.getBoolean("outputs_truncated"),
                 row.getString("details"), row.getTimestamp("created_at").toInstant(), flags(row.getString("flags")));
-        return new StoredRecord(row.getLong("seq"), record, row.getString("prev_hash"), row.getString("hash"));
+        String leaf = row.getString("leaf_hash");
+        return new StoredRecord(row.getLong("seq"), record, row.getString("prev_hash"), row.getString("hash"),
+                leaf == null ? null : Base64.getEncoder().encodeToString(HexFormat.of().parseHex(leaf)));
     }
 
 }

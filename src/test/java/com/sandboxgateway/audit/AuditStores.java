@@ -58,6 +58,17 @@ final class AuditStores {
         return pooled(dataSource);
     }
 
+    /** An already migrated schema on the local PostgreSQL, pooled with {@code connections} (a benchmark replica). */
+    static DataSource existingPostgres(String schema, int connections) {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setURL("jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + schema);
+        dataSource.setUser("postgres");
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(dataSource);
+        config.setMaximumPoolSize(connections);
+        return new HikariDataSource(config);
+    }
+
     private static DataSource admin(String schema) {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setURL("jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + schema);
@@ -75,7 +86,8 @@ final class AuditStores {
     }
 
     static JdbcAuditStore store(DataSource dataSource) {
-        return new JdbcAuditStore(JdbcClient.create(dataSource), new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
-                new AuditChain(JsonMapper.builder().build()));
+        JdbcClient jdbc = JdbcClient.create(dataSource);
+        return new JdbcAuditStore(jdbc, new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
+                new AuditChain(JsonMapper.builder().build()), new JdbcAuditTree(jdbc));
     }
 }
