@@ -86,7 +86,9 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             exchange.addResponseHeader(GatewayHeaders.SESSION, session);
         }
         long left = session == null ? Math.min(grant.left(), limits.turnsPerSession() - grant.granted()) : grant.left();
-        exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(Math.max(0, left)));
+        // Until the answer shows what ran, the reservation is still the session's: a stream's headers go out
+        // before that, and must not read as if every reserved turn were spent.
+        exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(Math.max(0, left + grant.granted())));
         if (wanted > 0 && grant.granted() == 0) {
             return Decision.reject(ErrorCode.TURN_BUDGET_EXHAUSTED, "No code-interpreter turns left: a session may execute "
                     + limits.turnsPerSession() + " code blocks and a user " + limits.turnsPerUserPerDay()

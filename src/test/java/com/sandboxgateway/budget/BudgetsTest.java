@@ -174,6 +174,22 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
     }
 
     @Test
+    void shouldAnswerAStreamWithTheTurnsItsSessionHasBeforeTheStreamRuns() throws Exception {
+        ScriptedUpstream.answerWith(new CodeRunningModel(1, 10));
+        String session = "session-" + UUID.randomUUID();
+
+        HttpResponse<String> fresh = post("/v1/responses", ALICE_KEY, session, codeRequest(true, false));
+        HttpResponse<String> second = post("/v1/responses", ALICE_KEY, session, codeRequest(true, false));
+        HttpResponse<String> newSession = post("/v1/responses", ALICE_KEY, null, codeRequest(true, false));
+
+        assertThat(fresh.body()).contains("response.completed");
+        assertThat(fresh.headers().firstValue("X-Gateway-Turns-Remaining")).as("all 3 of a fresh session").hasValue("3");
+        assertThat(second.headers().firstValue("X-Gateway-Turns-Remaining")).as("the first stream ran one").hasValue("2");
+        assertThat(newSession.headers().firstValue("X-Gateway-Turns-Remaining")).hasValue("3");
+        assertThat(get("/v1/files", ALICE_KEY, session).headers().firstValue("X-Gateway-Turns-Remaining")).hasValue("1");
+    }
+
+    @Test
     void shouldSettleABackgroundResponseWhenItIsFetched() {
         CodeRunningModel model = new CodeRunningModel(1, 10);
         ScriptedUpstream.answerWith(model);
@@ -196,6 +212,23 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
                 });
         assertThat(budgets.teamSpend("analytics").spentUsd().subtract(spentBefore)).as("charged once, when fetched finished")
                 .isEqualByComparingTo("0.03208");
+    }
+
+    @Test
+    void shouldPriceABackgroundResponsesContainerAtTheTierItsRequestAskedFor() {
+        ScriptedUpstream.answerWith(new CodeRunningModel(1, 10));
+        OpenAIClient alice = sdkWithSession(ALICE_KEY, "session-" + UUID.randomUUID());
+        BigDecimal spentBefore = budgets.teamSpend("analytics").spentUsd();
+
+        Response queued = alice.responses().create(request("gpt-4.1", null).toBuilder().background(true)
+                .tools(List.of(Tool.ofCodeInterpreter(Tool.CodeInterpreter.builder().container(
+                        Tool.CodeInterpreter.Container.CodeInterpreterToolAuto.builder()
+                                .memoryLimit(Tool.CodeInterpreter.Container.CodeInterpreterToolAuto.MemoryLimit._4G).build())
+                        .build()))).build());
+        alice.responses().retrieve(queued.id(), ResponseRetrieveParams.none());
+
+        assertThat(budgets.teamSpend("analytics").spentUsd().subtract(spentBefore))
+                .as("1,000 input and 10 output tokens of gpt-4.1, one 4g container").isEqualByComparingTo("0.12208");
     }
 
     @Test
