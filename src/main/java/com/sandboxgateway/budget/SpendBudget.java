@@ -70,7 +70,7 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
         try {
             left = counters.remaining(List.of(counter(team, LocalDate.now(clock))));
         } catch (StateUnavailableException e) {
-            return failures.decide("spend caps", e);
+            return failures.decide(exchange, "spend caps", e);
         }
         if (left > 0) {
             return Decision.PROCEED;

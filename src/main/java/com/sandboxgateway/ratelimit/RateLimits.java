@@ -42,7 +42,7 @@ public final class RateLimits implements RequestStep {
         try {
             take = limiter.take(user, team, limits);
         } catch (StateUnavailableException e) {
-            return failures.decide("rate limits", e);
+            return failures.decide(exchange, "rate limits", e);
         }
         meters.counter("gateway.ratelimit.decisions", "scope", take.scope().name().toLowerCase(Locale.ROOT),
                 "outcome", take.allowed() ? "allowed" : "denied").increment();
