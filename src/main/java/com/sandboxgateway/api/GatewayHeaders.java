@@ -13,6 +13,8 @@ public final class GatewayHeaders {
     public static final String SANITIZED = "X-Gateway-Sanitized";
     /** Review flags raised by a request, e.g. {@code instruction_in_data=override; line=3; column=3}. */
     public static final String FLAGS = "X-Gateway-Flags";
+    /** {@code true} or {@code false} on every gateway error: whether the SDKs should send the request again. */
+    public static final String SHOULD_RETRY = "x-should-retry";
     public static final String RATE_LIMIT_LIMIT = "RateLimit-Limit";
     public static final String RATE_LIMIT_REMAINING = "RateLimit-Remaining";
     public static final String RATE_LIMIT_RESET = "RateLimit-Reset";

@@ -3,7 +3,9 @@ package com.sandboxgateway.budget;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,6 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -36,6 +39,8 @@ import com.sandboxgateway.support.GatewayIntegrationTest;
 import com.sandboxgateway.support.ScriptedUpstream;
 import com.sandboxgateway.support.ScriptedUpstreamIntegrationTest;
 
+import com.sun.net.httpserver.HttpServer;
+
 /**
  * Rate limits, turn budgets and spend caps on the memory backend, through the official SDK against a
  * scripted model that executes as much code as a request lets it.
@@ -54,6 +59,7 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
     @Autowired
     private Budgets budgets;
 
+
     @LocalManagementPort
     private int managementPort;
 
@@ -70,6 +76,7 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
         assertThatThrownBy(() -> sdk(ROOT_KEY).responses().create(request("gpt-4.1", null)))
                 .isInstanceOfSatisfying(RateLimitException.class, e -> {
                     assertThat(e.code()).hasValue("rate_limit_exceeded");
+                    assertThat(e.headers().values("x-should-retry")).containsExactly("true");
                     assertThat(e.headers().values("Retry-After")).singleElement()
                             .satisfies(seconds -> assertThat(Long.parseLong(seconds)).isBetween(1L, 60L));
                     assertThat(e.headers().values("RateLimit-Remaining")).containsExactly("0");
@@ -154,6 +161,28 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
         assertThatThrownBy(() -> alice.responses().create(request("gpt-4.1", second.id())))
                 .isInstanceOfSatisfying(RateLimitException.class, e -> assertThat(e.code()).hasValue("turn_budget_exhausted"));
         assertThat(model.executed.get()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldTellTheSdksNotToRetryASpentBudget() throws Exception {
+        ScriptedUpstream.answerWith(new CodeRunningModel(3, 10));
+        String session = "session-" + UUID.randomUUID();
+        AtomicInteger sent = new AtomicInteger();
+        HttpServer counting = countingProxy(sent);
+        try {
+            OpenAIClient retrying = OpenAIOkHttpClient.builder().baseUrl("http://127.0.0.1:" + counting.getAddress().getPort() + "/v1")
+                    .apiKey(ALICE_KEY).maxRetries(2).putHeader("X-Gateway-Session", session).build();
+            retrying.responses().create(request("gpt-4.1", null));
+
+            assertThatThrownBy(() -> retrying.responses().create(request("gpt-4.1", null)))
+                    .isInstanceOfSatisfying(RateLimitException.class, e -> {
+                        assertThat(e.code()).hasValue("turn_budget_exhausted");
+                        assertThat(e.headers().values("x-should-retry")).containsExactly("false");
+                    });
+            assertThat(sent.get()).as("the refusal was not sent again").isEqualTo(2);
+        } finally {
+            counting.stop(0);
+        }
     }
 
     @Test
@@ -246,11 +275,45 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
                 .isInstanceOfSatisfying(RateLimitException.class, e -> {
                     assertThat(e.code()).hasValue("spend_budget_exhausted");
                     assertThat(e.headers().values("Retry-After")).isNotEmpty();
+                    assertThat(e.headers().values("x-should-retry")).containsExactly("false");
                 });
 
         budgets.resetTeamSpend("finance");
         bob.containers().create(ContainerCreateParams.builder().name("more").build());
         assertThat(budgets.teamSpend("finance").spentUsd()).isEqualByComparingTo(new BigDecimal("0.03"));
+    }
+
+    /** Counts the requests an SDK sends (on arrival, so the count is final once the SDK returned) and passes them on. */
+    private HttpServer countingProxy(AtomicInteger sent) throws IOException {
+        HttpServer proxy = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        HttpClient http = HttpClient.newHttpClient();
+        proxy.createContext("/", exchange -> {
+            sent.incrementAndGet();
+            HttpRequest.Builder forwarded = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + exchange.getRequestURI()))
+                    .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(exchange.getRequestBody().readAllBytes()));
+            for (String name : List.of("Authorization", "Content-Type", "X-Gateway-Session")) {
+                String value = exchange.getRequestHeaders().getFirst(name);
+                if (value != null) {
+                    forwarded.header(name, value);
+                }
+            }
+            try {
+                HttpResponse<byte[]> answer = http.send(forwarded.build(), HttpResponse.BodyHandlers.ofByteArray());
+                answer.headers().map().forEach((name, values) -> {
+                    if (!name.equalsIgnoreCase("content-length") && !name.startsWith(":")) {
+                        exchange.getResponseHeaders().put(name, values);
+                    }
+                });
+                exchange.sendResponseHeaders(answer.statusCode(), answer.body().length);
+                exchange.getResponseBody().write(answer.body());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                exchange.close();
+            }
+        });
+        proxy.start();
+        return proxy;
     }
 
     private static ResponseCreateParams request(String model, String previousResponseId) {
