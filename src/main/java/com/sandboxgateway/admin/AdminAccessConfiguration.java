@@ -11,7 +11,7 @@ import com.sandboxgateway.auth.ApiKeyAuthenticator;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Installs {@link AdminAccessFilter} and {@link StateUnavailableResolver} in the management server (port
+ * Installs {@link AdminAccessFilter} and {@link AdminProblems} in the management server (port
  * 8081 by default), whichever context serves it.
  */
 @ManagementContextConfiguration(ManagementContextType.ANY)
@@ -27,7 +27,7 @@ class AdminAccessConfiguration {
     }
 
     @Bean
-    StateUnavailableResolver stateUnavailableResolver(JsonMapper json) {
-        return new StateUnavailableResolver(json);
+    AdminProblems adminProblems(JsonMapper json) {
+        return new AdminProblems(json);
     }
 }

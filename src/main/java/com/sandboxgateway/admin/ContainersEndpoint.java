@@ -55,13 +55,12 @@ class ContainersEndpoint {
         return store.live(ObjectKind.CONTAINER, team, size);
     }
 
-    /** {@code null} (404) for an id the gateway does not track. */
+    /** 404 for an id the gateway does not track. */
     @DeleteOperation
     Deleted delete(@Selector String id, SecurityContext admin) {
-        OwnedObject container = store.find(id).filter(found -> found.kind() == ObjectKind.CONTAINER).orElse(null);
-        if (container == null) {
-            return null;
-        }
+        OwnedObject container = store.find(id).filter(found -> found.kind() == ObjectKind.CONTAINER)
+                .orElseThrow(() -> new AdminProblems.NotFound("The gateway tracks no container '" + id
+                        + "'; GET /actuator/containers lists the live ones."));
         actions.record(admin, Map.of("action", "delete_container", "container", id, "owner", container.ownerUser()));
         UpstreamRequest request = new UpstreamRequest(BULKHEAD, "DELETE", "/v1/containers/" + id,
                 Map.of("Accept", "application/json"), new UpstreamRequest.NoBody(), false);
