@@ -90,7 +90,7 @@ class ComposeStackTest {
     @Test
     void shouldLoadTheAlertRulesIntoPrometheus() {
         List<Object> ruleFiles = list(DeployFiles.yaml("deploy/prometheus/prometheus.yml").get("rule_files"));
-        assertThat(list(service("prometheus").get("volumes"))).contains("./deploy/prometheus/alerts.yml:" + ruleFiles.getFirst() + ":ro");
+        assertThat(list(service("prometheus").get("volumes"))).contains("./helm/sandbox-gateway/files/alerts.yml:" + ruleFiles.getFirst() + ":ro");
     }
 
     @Test
