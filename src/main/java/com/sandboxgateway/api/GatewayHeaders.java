@@ -16,6 +16,8 @@ public final class GatewayHeaders {
     /** {@code true} or {@code false} on every gateway error: whether the SDKs should send the request again. */
     public static final String SHOULD_RETRY = "x-should-retry";
     public static final String RATE_LIMIT_LIMIT = "RateLimit-Limit";
+    /** Quota, window and burst of the user's bucket, e.g. {@code 120;w=60;burst=60}. */
+    public static final String RATE_LIMIT_POLICY = "RateLimit-Policy";
     public static final String RATE_LIMIT_REMAINING = "RateLimit-Remaining";
     public static final String RATE_LIMIT_RESET = "RateLimit-Reset";
 

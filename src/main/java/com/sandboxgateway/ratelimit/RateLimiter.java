@@ -36,8 +36,16 @@ public final class RateLimiter {
         return new RateLimiter(new Buckets.Redis(redis, timeout, maxRetries));
     }
 
-    /** The outcome of taking one request from a bucket. */
-    public record Take(Scope scope, boolean allowed, long limit, long remaining, Duration retryAfter, Duration reset) {
+    /**
+     * The outcome of taking one request from a bucket.
+     *
+     * @param perMinute the bucket's quota per minute (its refill rate)
+     * @param burst the bucket's capacity: how many requests may come at once
+     * @param remaining requests that may be sent right now
+     * @param reset time until the bucket is full again
+     */
+    public record Take(Scope scope, boolean allowed, long perMinute, long burst, long remaining, Duration retryAfter,
+                       Duration reset) {
     }
 
     public enum Scope { USER, TEAM }
@@ -122,7 +130,7 @@ public final class RateLimiter {
         ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
         long missing = capacity - probe.getRemainingTokens();
         Duration reset = Duration.ofNanos(MINUTE.toNanos() * missing / perMinute);
-        return new Take(scope, probe.isConsumed(), capacity, probe.getRemainingTokens(),
+        return new Take(scope, probe.isConsumed(), perMinute, capacity, probe.getRemainingTokens(),
                 Duration.ofNanos(probe.getNanosToWaitForRefill()), reset);
     }
 }

@@ -68,7 +68,8 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
         ScriptedUpstream.answerWith(new CodeRunningModel(0, 10));
         for (int i = 0; i < 3; i++) {
             HttpResponse<String> allowed = get("/v1/containers/cntr_none/files", ROOT_KEY, null);
-            assertThat(allowed.headers().firstValue("RateLimit-Limit")).hasValue("3");
+            assertThat(allowed.headers().firstValue("RateLimit-Limit")).as("the quota of the window").hasValue("1");
+            assertThat(allowed.headers().firstValue("RateLimit-Policy")).hasValue("1;w=60;burst=3");
             assertThat(allowed.headers().firstValue("RateLimit-Remaining")).hasValue(Integer.toString(2 - i));
             assertThat(allowed.headers().firstValueAsLong("RateLimit-Reset").orElseThrow()).isPositive();
         }
@@ -80,6 +81,7 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
                     assertThat(e.headers().values("Retry-After")).singleElement()
                             .satisfies(seconds -> assertThat(Long.parseLong(seconds)).isBetween(1L, 60L));
                     assertThat(e.headers().values("RateLimit-Remaining")).containsExactly("0");
+                    assertThat(e.getMessage()).contains("your limit of 1 requests per minute (bursts of 3)");
                 });
 
         HttpResponse<String> refill = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
