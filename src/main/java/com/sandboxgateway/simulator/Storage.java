@@ -26,6 +26,11 @@ import tools.jackson.databind.node.ObjectNode;
 final class Storage implements AutoCloseable {
 
     private static final String ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    /**
+     * Objects kept per kind; beyond it the oldest are forgotten (with their files), so a simulator under a
+     * load test holds a bounded amount however long it runs.
+     */
+    static final int MAX_OBJECTS = 10_000;
 
     /** A stored object and, for files, its bytes. */
     record Stored(ObjectNode object, Blob content) {
@@ -37,7 +42,7 @@ final class Storage implements AutoCloseable {
     private final Map<String, Stored> files = new LinkedHashMap<>();
     private final Map<String, ObjectNode> containers = new LinkedHashMap<>();
     private final Map<String, Map<String, Stored>> containerFiles = new HashMap<>();
-    private final Map<String, ObjectNode> responses = new HashMap<>();
+    private final Map<String, ObjectNode> responses = new LinkedHashMap<>();
     private final Map<String, ObjectNode> conversations = new LinkedHashMap<>();
     private final Map<String, Map<String, ObjectNode>> items = new HashMap<>();
 
@@ -77,6 +82,9 @@ final class Storage implements AutoCloseable {
 
     synchronized void putFile(ObjectNode file, Blob content) {
         files.put(file.path("id").asString(), new Stored(file, content));
+        while (files.size() > MAX_OBJECTS) {
+            files.remove(files.keySet().iterator().next()).content().delete();
+        }
     }
 
     /** A file that exists and has not expired. */
@@ -108,6 +116,11 @@ final class Storage implements AutoCloseable {
     synchronized void putContainer(ObjectNode container) {
         containers.put(container.path("id").asString(), container);
         containerFiles.put(container.path("id").asString(), new LinkedHashMap<>());
+        while (containers.size() > MAX_OBJECTS) {
+            String oldest = containers.keySet().iterator().next();
+            containers.remove(oldest);
+            containerFiles.remove(oldest).values().forEach(stored -> stored.content().delete());
+        }
     }
 
     /** A container, {@code expired} once it was idle longer than its {@code expires_after} minutes. */
@@ -169,6 +182,9 @@ final class Storage implements AutoCloseable {
 
     synchronized void putResponse(ObjectNode response) {
         responses.put(response.path("id").asString(), response.deepCopy());
+        while (responses.size() > MAX_OBJECTS) {
+            responses.remove(responses.keySet().iterator().next());
+        }
     }
 
     synchronized ObjectNode response(String id) {
@@ -190,6 +206,11 @@ final class Storage implements AutoCloseable {
         String id = conversation.path("id").asString();
         conversations.put(id, conversation);
         items.putIfAbsent(id, new LinkedHashMap<>());
+        while (conversations.size() > MAX_OBJECTS) {
+            String oldest = conversations.keySet().iterator().next();
+            conversations.remove(oldest);
+            items.remove(oldest);
+        }
     }
 
     synchronized ObjectNode conversation(String id) {
@@ -208,7 +229,11 @@ final class Storage implements AutoCloseable {
 
     synchronized void addItems(String conversationId, List<ObjectNode> added) {
         conversation(conversationId);
-        added.forEach(item -> items.get(conversationId).put(item.path("id").asString(), item.deepCopy()));
+        Map<String, ObjectNode> kept = items.get(conversationId);
+        added.forEach(item -> kept.put(item.path("id").asString(), item.deepCopy()));
+        while (kept.size() > MAX_OBJECTS) {
+            kept.remove(kept.keySet().iterator().next());
+        }
     }
 
     synchronized List<ObjectNode> items(String conversationId) {
