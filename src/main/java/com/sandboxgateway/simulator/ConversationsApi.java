@@ -87,7 +87,7 @@ final class ConversationsApi {
         if (initial.size() > MAX_ITEMS_PER_CALL) {
             throw ApiError.invalid("A conversation starts with at most " + MAX_ITEMS_PER_CALL + " items.", "items");
         }
-        ObjectNode conversation = Call.JSON.createObjectNode().put("id", "conv_" + Storage.hexId("") + Storage.hexId("").substring(0, 16))
+        ObjectNode conversation = Call.JSON.createObjectNode().put("id", Storage.hexId("conv_", 24))
                 .put("object", "conversation").put("created_at", storage.now());
         conversation.set("metadata", request.path("metadata").isObject() ? request.path("metadata").deepCopy()
                 : Call.JSON.createObjectNode());

@@ -64,8 +64,13 @@ final class Storage implements AutoCloseable {
         return Blob.of(content, inMemory);
     }
 
+    /** {@code prefix} and 32 random hex digits, as OpenAI's {@code resp_}, {@code cntr_}, {@code ci_} ids. */
     static String hexId(String prefix) {
-        byte[] random = new byte[16];
+        return hexId(prefix, 16);
+    }
+
+    static String hexId(String prefix, int randomBytes) {
+        byte[] random = new byte[randomBytes];
         ThreadLocalRandom.current().nextBytes(random);
         return prefix + HexFormat.of().formatHex(random);
     }
