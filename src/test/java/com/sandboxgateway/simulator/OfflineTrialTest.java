@@ -23,11 +23,13 @@ import org.springframework.test.context.TestPropertySource;
 
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.http.StreamResponse;
 import com.openai.models.files.FileCreateParams;
 import com.openai.models.files.FileObject;
 import com.openai.models.files.FilePurpose;
 import com.openai.models.responses.Response;
 import com.openai.models.responses.ResponseCreateParams;
+import com.openai.models.responses.ResponseStreamEvent;
 import com.openai.models.responses.Tool;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
@@ -107,6 +109,22 @@ class OfflineTrialTest {
 
         JsonNode runaway = audit("flag=runaway_session&session=" + session);
         assertThat(runaway.path("records")).isNotEmpty();
+    }
+
+    @Test
+    void shouldRelayTheSimulatorsStreamAndAuditItsCode() throws Exception {
+        String session = "trial-" + UUID.randomUUID();
+        OpenAIClient alice = sdk(GatewayIntegrationTest.ALICE_KEY, session);
+        List<ResponseStreamEvent> events;
+
+        try (StreamResponse<ResponseStreamEvent> stream = alice.responses().createStreaming(ask("Plot revenue", List.of()).build())) {
+            events = stream.stream().toList();
+        }
+
+        assertThat(events).hasSize(18);
+        Response completed = events.getLast().asCompleted().response();
+        assertThat(audit("kind=CODE_EXECUTION&session=" + session).path("records").valueStream()
+                .map(stored -> stored.path("record").path("callId").asString())).containsExactly(callId(completed));
     }
 
     private static String callId(Response response) {
