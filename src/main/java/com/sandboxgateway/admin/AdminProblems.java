@@ -22,9 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * What an admin endpoint answers when it cannot answer normally, as RFC 9457 Problem Details with a
  * detail that says what to do: a bad parameter is a {@code 400} naming it (Spring's own answer has no
- * body), an object the gateway does not know a {@code 404}, and shared state (Redis) out of reach a
- * {@code 503} with {@code Retry-After}, logged as one line instead of a stack trace: the outage already
- * shows in the {@code state} health component.
+ * body), an object the gateway does not know a {@code 404}, OpenAI refusing what was asked a {@code 502},
+ * and shared state (Redis) out of reach a {@code 503} with {@code Retry-After}, logged as one line instead
+ * of a stack trace: the outage already shows in the {@code state} health component.
  */
 final class AdminProblems implements HandlerExceptionResolver, Ordered {
 
@@ -45,6 +45,14 @@ final class AdminProblems implements HandlerExceptionResolver, Ordered {
         }
     }
 
+    /** OpenAI did not do what an admin endpoint asked of it; the message says what it answered. */
+    static final class UpstreamFailed extends RuntimeException {
+
+        UpstreamFailed(String message) {
+            super(message);
+        }
+    }
+
     @Override
     public ModelAndView resolveException(HttpServletRequest request, HttpServletResponse response, Object handler,
                                          Exception failure) {
@@ -60,6 +68,9 @@ final class AdminProblems implements HandlerExceptionResolver, Ordered {
         }
         if (failure instanceof NotFound notFound) {
             return write(response, HttpStatus.NOT_FOUND, notFound.getMessage());
+        }
+        if (failure instanceof UpstreamFailed upstream) {
+            return write(response, HttpStatus.BAD_GATEWAY, upstream.getMessage());
         }
         return null;
     }

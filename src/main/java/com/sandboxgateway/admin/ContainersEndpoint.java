@@ -66,12 +66,13 @@ class ContainersEndpoint {
                 Map.of("Accept", "application/json"), new UpstreamRequest.NoBody(), false);
         try (UpstreamResponse answer = upstream.send(request)) {
             if (answer.status() != 200 && answer.status() != 404) {
-                throw new IllegalStateException("OpenAI answered " + answer.status() + " to deleting " + id + "; retry later");
+                throw new AdminProblems.UpstreamFailed("OpenAI answered " + answer.status() + " to deleting " + id
+                        + "; it is still tracked, retry later.");
             }
             store.markDeleted(id);
             return new Deleted(id, container.ownerUser(), container.ownerTeam(), answer.status());
         } catch (GatewayException e) {
-            throw new IllegalStateException("Could not delete " + id + " upstream: " + e.getMessage(), e);
+            throw new AdminProblems.UpstreamFailed("Could not delete " + id + " upstream: " + e.getMessage());
         }
     }
 }

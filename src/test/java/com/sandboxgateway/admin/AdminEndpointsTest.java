@@ -1,5 +1,6 @@
 package com.sandboxgateway.admin;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.delete;
 import static com.github.tomakehurst.wiremock.client.WireMock.deleteRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
@@ -142,6 +143,16 @@ class AdminEndpointsTest extends GatewayIntegrationTest {
     void shouldAnswerNotFoundForAContainerTheGatewayDoesNotTrack() throws Exception {
         assertProblem(call("DELETE", "/actuator/containers/cntr_nope", ADMIN_KEY), 404, "cntr_nope");
         openAi.verify(0, deleteRequestedFor(urlEqualTo("/v1/containers/cntr_nope")));
+    }
+
+    @Test
+    void shouldAnswerBadGatewayAndKeepTrackingAContainerOpenAiWouldNotDelete() throws Exception {
+        String container = createdContainer(ALICE_KEY, unique("cntr_"));
+        openAi.stubFor(delete("/v1/containers/" + container).willReturn(aResponse().withStatus(500)));
+
+        assertProblem(call("DELETE", "/actuator/containers/" + container, ADMIN_KEY), 502, "OpenAI answered 500");
+        assertThat(read("/actuator/containers?team=analytics"))
+                .anySatisfy(tracked -> assertThat(tracked.path("id").asString()).isEqualTo(container));
     }
 
     @Test
