@@ -11,8 +11,8 @@ import com.sandboxgateway.auth.ApiKeyAuthenticator;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Installs {@link AdminAccessFilter} in the management server (port 8081 by default), whichever
- * context serves it.
+ * Installs {@link AdminAccessFilter} and {@link AdminProblems} in the management server (port
+ * 8081 by default), whichever context serves it.
  */
 @ManagementContextConfiguration(ManagementContextType.ANY)
 class AdminAccessConfiguration {
@@ -24,5 +24,10 @@ class AdminAccessConfiguration {
                 new AdminAccessFilter(authenticator, json, endpoints.getBasePath()));
         registration.setOrder(0);
         return registration;
+    }
+
+    @Bean
+    AdminProblems adminProblems(JsonMapper json) {
+        return new AdminProblems(json);
     }
 }

@@ -55,24 +55,24 @@ class ContainersEndpoint {
         return store.live(ObjectKind.CONTAINER, team, size);
     }
 
-    /** {@code null} (404) for an id the gateway does not track. */
+    /** 404 for an id the gateway does not track. */
     @DeleteOperation
     Deleted delete(@Selector String id, SecurityContext admin) {
-        OwnedObject container = store.find(id).filter(found -> found.kind() == ObjectKind.CONTAINER).orElse(null);
-        if (container == null) {
-            return null;
-        }
+        OwnedObject container = store.find(id).filter(found -> found.kind() == ObjectKind.CONTAINER)
+                .orElseThrow(() -> new AdminProblems.NotFound("The gateway tracks no container '" + id
+                        + "'; GET /actuator/containers lists the live ones."));
         actions.record(admin, Map.of("action", "delete_container", "container", id, "owner", container.ownerUser()));
         UpstreamRequest request = new UpstreamRequest(BULKHEAD, "DELETE", "/v1/containers/" + id,
                 Map.of("Accept", "application/json"), new UpstreamRequest.NoBody(), false);
         try (UpstreamResponse answer = upstream.send(request)) {
             if (answer.status() != 200 && answer.status() != 404) {
-                throw new IllegalStateException("OpenAI answered " + answer.status() + " to deleting " + id + "; retry later");
+                throw new AdminProblems.UpstreamFailed("OpenAI answered " + answer.status() + " to deleting " + id
+                        + "; it is still tracked, retry later.");
             }
             store.markDeleted(id);
             return new Deleted(id, container.ownerUser(), container.ownerTeam(), answer.status());
         } catch (GatewayException e) {
-            throw new IllegalStateException("Could not delete " + id + " upstream: " + e.getMessage(), e);
+            throw new AdminProblems.UpstreamFailed("Could not delete " + id + " upstream: " + e.getMessage());
         }
     }
 }

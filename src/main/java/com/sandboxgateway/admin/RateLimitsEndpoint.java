@@ -24,6 +24,8 @@ import com.sandboxgateway.ratelimit.RateLimiter;
 @Endpoint(id = "ratelimits")
 class RateLimitsEndpoint {
 
+    private static final String USAGE = "Use /actuator/ratelimits/{user} (or ?user=).";
+
     private final RateLimiter limiter;
     private final ApiKeyAuthenticator authenticator;
     private final TeamPolicies teams;
@@ -44,35 +46,46 @@ class RateLimitsEndpoint {
     @ReadOperation
     Object users(@Nullable String user) {
         if (user != null) {
-            return user(user);
+            return bucket(user);
         }
-        return authenticator.principals().stream().map(Principal::user).distinct().sorted().map(this::user).toList();
+        return authenticator.principals().stream().map(Principal::user).distinct().sorted().map(this::bucket).toList();
+    }
+
+    @ReadOperation
+    UserBucket user(@Selector(match = Selector.Match.ALL_REMAINING) String[] path, @Nullable String user) {
+        PathOrQuery.atMost(path, 1, USAGE);
+        return bucket(PathOrQuery.once("user", PathOrQuery.segment(path, 0), user, USAGE));
     }
 
     /** {@code DELETE /actuator/ratelimits?user=}: the same as {@code DELETE /actuator/ratelimits/{user}}. */
     @DeleteOperation
-    UserBucket resetByQuery(String user, SecurityContext admin) {
-        return reset(user, admin);
-    }
-
-    /** {@code null} (404) for a user no key belongs to. */
-    @ReadOperation
-    UserBucket user(@Selector String user) {
-        return authenticator.principalOf(user).map(principal -> {
-            EffectivePolicy.Limits limits = teams.of(principal.team()).limits();
-            return new UserBucket(user, principal.team(), limits.requestsPerMinute(), limits.burst(), limits.teamRequestsPerMinute(),
-                    limiter.available(user, limits));
-        }).orElse(null);
+    UserBucket resetByQuery(@Nullable String user, SecurityContext admin) {
+        return reset(PathOrQuery.once("user", null, user, USAGE), admin);
     }
 
     @DeleteOperation
-    UserBucket reset(@Selector String user, SecurityContext admin) {
-        Principal principal = authenticator.principalOf(user).orElse(null);
-        if (principal == null) {
-            return null;
-        }
+    UserBucket resetByPath(@Selector(match = Selector.Match.ALL_REMAINING) String[] path, @Nullable String user,
+                           SecurityContext admin) {
+        PathOrQuery.atMost(path, 1, USAGE);
+        return reset(PathOrQuery.once("user", PathOrQuery.segment(path, 0), user, USAGE), admin);
+    }
+
+    private UserBucket bucket(String user) {
+        Principal principal = principal(user);
+        EffectivePolicy.Limits limits = teams.of(principal.team()).limits();
+        return new UserBucket(user, principal.team(), limits.requestsPerMinute(), limits.burst(), limits.teamRequestsPerMinute(),
+                limiter.available(user, limits));
+    }
+
+    private UserBucket reset(String user, SecurityContext admin) {
+        Principal principal = principal(user);
         actions.record(admin, Map.of("action", "reset_rate_limit", "user", user));
         limiter.reset(user, teams.of(principal.team()).limits());
-        return user(user);
+        return bucket(user);
+    }
+
+    private Principal principal(String user) {
+        return authenticator.principalOf(user).orElseThrow(() -> new AdminProblems.NotFound(
+                "No gateway key belongs to user '" + user + "'; GET /actuator/ratelimits lists the users."));
     }
 }

@@ -53,4 +53,17 @@ public enum ErrorCode {
     public String type() {
         return type;
     }
+
+    /**
+     * Whether the same request, sent again a little later, may succeed: answered as {@code x-should-retry},
+     * which the official SDKs obey before their own rule (retry every 429 and 5xx). A spent budget stays
+     * spent for hours, so retrying it only burns the client's attempts.
+     */
+    public boolean worthRetrying() {
+        return switch (this) {
+            case RATE_LIMIT_EXCEEDED, UPSTREAM_ERROR, UPSTREAM_UNAVAILABLE, AUDIT_UNAVAILABLE, STATE_UNAVAILABLE,
+                 UPSTREAM_TIMEOUT, INTERNAL_ERROR -> true;
+            default -> false;
+        };
+    }
 }

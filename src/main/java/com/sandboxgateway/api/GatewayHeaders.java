@@ -13,7 +13,11 @@ public final class GatewayHeaders {
     public static final String SANITIZED = "X-Gateway-Sanitized";
     /** Review flags raised by a request, e.g. {@code instruction_in_data=override; line=3; column=3}. */
     public static final String FLAGS = "X-Gateway-Flags";
+    /** {@code true} or {@code false} on every gateway error: whether the SDKs should send the request again. */
+    public static final String SHOULD_RETRY = "x-should-retry";
     public static final String RATE_LIMIT_LIMIT = "RateLimit-Limit";
+    /** Quota, window and burst of the user's bucket, e.g. {@code 120;w=60;burst=60}. */
+    public static final String RATE_LIMIT_POLICY = "RateLimit-Policy";
     public static final String RATE_LIMIT_REMAINING = "RateLimit-Remaining";
     public static final String RATE_LIMIT_RESET = "RateLimit-Reset";
 

@@ -2,6 +2,7 @@ package com.sandboxgateway.audit;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 
@@ -139,21 +140,36 @@ class AuditEndpoint {
                                     String kind, String flag, Integer limit, Long after) {
         int size = limit == null ? DEFAULT_LIMIT : limit;
         if (size < 1 || size > MAX_LIMIT) {
-            throw new InvalidEndpointRequestException("limit must be between 1 and " + MAX_LIMIT, "bad limit");
+            throw new InvalidEndpointRequestException("limit must be between 1 and " + MAX_LIMIT + ", not " + size, "bad limit");
         }
         if (flag != null && !AuditRecord.FLAG.matcher(flag).matches()) {
             throw new InvalidEndpointRequestException("flag must be a flag name such as env_access (lower case letters, digits, '_')",
                     "bad flag");
         }
-        return new AuditQuery(user, team, session, container, instant(since, "since"), instant(until, "until"), kind, flag,
+        return new AuditQuery(user, team, session, container, instant(since, "since"), instant(until, "until"), kind(kind), flag,
                 after, size);
+    }
+
+    /** A record kind, in any case; an unknown one is refused with the list, so a typo does not read as "no records". */
+    private static String kind(String value) {
+        if (value == null) {
+            return null;
+        }
+        for (AuditRecord.Kind kind : AuditRecord.Kind.values()) {
+            if (kind.name().equalsIgnoreCase(value)) {
+                return kind.name();
+            }
+        }
+        throw new InvalidEndpointRequestException("kind must be one of " + Arrays.toString(AuditRecord.Kind.values())
+                + ", not '" + value + "'", "bad kind");
     }
 
     private static Instant instant(String value, String name) {
         try {
             return value == null ? null : Instant.parse(value);
         } catch (DateTimeParseException e) {
-            throw new InvalidEndpointRequestException(name + " must be an ISO-8601 instant such as 2026-11-29T10:00:00Z", "bad " + name);
+            throw new InvalidEndpointRequestException(name + " must be an ISO-8601 instant such as 2026-11-29T10:00:00Z, not '"
+                    + value + "'", "bad " + name);
         }
     }
 

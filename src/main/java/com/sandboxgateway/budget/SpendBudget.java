@@ -70,7 +70,7 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
         try {
             left = counters.remaining(List.of(counter(team, LocalDate.now(clock))));
         } catch (StateUnavailableException e) {
-            return failures.decide("spend caps", e);
+            return failures.decide(exchange, "spend caps", e);
         }
         if (left > 0) {
             return Decision.PROCEED;
@@ -120,7 +120,7 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
             meters.counter("gateway.tokens", "team", team, "kind", "input").increment(input);
             meters.counter("gateway.tokens", "team", team, "kind", "output").increment(output);
         }
-        String tier = requestedTier(exchange);
+        String tier = requestedTier(exchange, response);
         for (JsonNode item : response.path("output")) {
             if ("code_interpreter_call".equals(item.path("type").asString(null))) {
                 chargeContainer(exchange, item.path("container_id").asString(null), tier);
@@ -169,18 +169,25 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
         }
     }
 
-    /** The memory tier of the auto container a request asked for; containers given by id were charged when created. */
-    private static String requestedTier(Exchange exchange) {
+    /**
+     * The memory tier of the auto container a response's request asked for: from the request when this exchange
+     * created it, else from the tools the response echoes (a background response first seen finished on a later
+     * fetch). Containers given by id were charged when created.
+     */
+    private static String requestedTier(Exchange exchange, JsonNode response) {
         JsonNode request = exchange.json();
-        if (request != null) {
-            for (JsonNode tool : request.path("tools")) {
-                JsonNode container = tool.path("container");
-                if ("code_interpreter".equals(tool.path("type").asString(null)) && container.isObject()) {
-                    return container.path("memory_limit").asString(DEFAULT_TIER);
-                }
+        String tier = autoContainerTier(request != null ? request.path("tools") : response.path("tools"));
+        return tier != null ? tier : DEFAULT_TIER;
+    }
+
+    private static String autoContainerTier(JsonNode tools) {
+        for (JsonNode tool : tools) {
+            JsonNode container = tool.path("container");
+            if ("code_interpreter".equals(tool.path("type").asString(null)) && container.isObject()) {
+                return container.path("memory_limit").asString(null);
             }
         }
-        return DEFAULT_TIER;
+        return null;
     }
 
     private Counter counter(String team, LocalDate day) {

@@ -79,14 +79,16 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             session = session(exchange, request);
             grant = counters.reserve(counters(user, session, day, limits), wanted);
         } catch (StateUnavailableException e) {
-            return failures.decide("turn budgets", e);
+            return failures.decide(exchange, "turn budgets", e);
         }
         if (session != null) {
             exchange.sessionResolved(session);
             exchange.addResponseHeader(GatewayHeaders.SESSION, session);
         }
         long left = session == null ? Math.min(grant.left(), limits.turnsPerSession() - grant.granted()) : grant.left();
-        exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(Math.max(0, left)));
+        // Until the answer shows what ran, the reservation is still the session's: a stream's headers go out
+        // before that, and must not read as if every reserved turn were spent.
+        exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(Math.max(0, left + grant.granted())));
         if (wanted > 0 && grant.granted() == 0) {
             return Decision.reject(ErrorCode.TURN_BUDGET_EXHAUSTED, "No code-interpreter turns left: a session may execute "
                     + limits.turnsPerSession() + " code blocks and a user " + limits.turnsPerUserPerDay()

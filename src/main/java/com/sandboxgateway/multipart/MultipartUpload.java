@@ -34,6 +34,9 @@ public final class MultipartUpload implements AutoCloseable {
 
     private static final int MAX_FIELD_BYTES = 1024 * 1024;
 
+    /** The form field OpenAI's upload routes take the file in. */
+    private static final String FILE_FIELD = "file";
+
     private final InputStream source;
     private final long length;
     private final String contentType;
@@ -102,6 +105,11 @@ public final class MultipartUpload implements AutoCloseable {
         try {
             for (MultipartReader.Part part = reader.next(); part != null; part = reader.next()) {
                 missing.remove(part.headers().name());
+                if (fileRule != null && !part.headers().isFile() && FILE_FIELD.equals(part.headers().name())) {
+                    // Without a filename the part would pass as a plain field, past the file rules: refuse it.
+                    throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "The 'file' part has no filename, so the "
+                            + "gateway cannot tell its type. Send the file with its name (e.g. sales.csv).", FILE_FIELD, null);
+                }
                 prepared.add(new Segment(opening(part.headers()), null));
                 prepared.add(part.headers().isFile() ? new Segment(null, spool(part)) : new Segment(field(part), null));
             }

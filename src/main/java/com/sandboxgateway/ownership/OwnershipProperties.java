@@ -10,8 +10,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *        user's team
  */
 @ConfigurationProperties("gateway.ownership")
-record OwnershipProperties(@DefaultValue("user") Scope scope) {
+public record OwnershipProperties(@DefaultValue("user") Scope scope) {
 
     /** The circle of principals that share an object. */
-    enum Scope { USER, TEAM }
+    public enum Scope { USER, TEAM }
 }

@@ -41,11 +41,12 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      * to {@code burst} at once; each team as a whole gets {@code team-requests-per-minute}.
      *
      * @param requestsPerMinute the sustained rate of one user
-     * @param burst how many requests one user may send at once (the bucket's capacity)
+     * @param burst how many requests one user may send at once (the bucket's capacity); the default lets a
+     *        plain sequential script run without meeting the limit
      * @param teamRequestsPerMinute the sustained rate, and the capacity, of a whole team
      */
-    public record RateLimit(@DefaultValue("60") int requestsPerMinute, @DefaultValue("10") int burst,
-                            @DefaultValue("600") int teamRequestsPerMinute) {
+    public record RateLimit(@DefaultValue("120") int requestsPerMinute, @DefaultValue("60") int burst,
+                            @DefaultValue("1200") int teamRequestsPerMinute) {
     }
 
     /**

@@ -10,6 +10,8 @@ import java.util.TreeMap;
 
 import org.springframework.stereotype.Component;
 
+import com.sandboxgateway.api.InvalidSettingException;
+
 /**
  * Resolves each team's {@link EffectivePolicy} once, at startup, and refuses to start when a team
  * policy would widen the org's (a domain, tier or tool the org does not allow, a longer idle time):
@@ -96,7 +98,9 @@ public class TeamPolicies {
         positive(limits.turnsPerSession(), prefix + "turns.max-per-session");
         positive(limits.turnsPerUserPerDay(), prefix + "turns.max-per-user-per-day");
         if (limits.maxUsdPerDay() == null || limits.maxUsdPerDay().signum() < 0) {
-            throw new IllegalStateException(prefix + "spend.max-usd-per-team-per-day must be zero or more");
+            throw new InvalidSettingException(prefix + "spend.max-usd-per-team-per-day",
+                    limits.maxUsdPerDay() == null ? null : limits.maxUsdPerDay().toPlainString(), "a spend cap must be zero or more",
+                    "Set a cap in USD of zero (no paid requests) or more.");
         }
         return limits;
     }
@@ -134,7 +138,8 @@ public class TeamPolicies {
 
     private static void positive(int value, String key) {
         if (value <= 0) {
-            throw new IllegalStateException(key + " must be at least 1, not " + value);
+            throw new InvalidSettingException(key, Integer.toString(value), "the limit must be at least 1",
+                    "Set it to 1 or more; to stop a kind of request, narrow the tools or memory tiers instead.");
         }
     }
 
@@ -144,7 +149,8 @@ public class TeamPolicies {
             try {
                 domains.add(DomainName.parse(entry));
             } catch (IllegalArgumentException e) {
-                throw new IllegalStateException(key + " entry '" + entry + "' " + e.getMessage());
+                throw new InvalidSettingException(key, entry, "the entry " + e.getMessage(),
+                        "Write a bare host name such as pypi.org, or *.example.com for its subdomains.");
             }
         }
         return List.copyOf(domains);
@@ -153,14 +159,17 @@ public class TeamPolicies {
     private static Set<String> tiers(List<String> entries, String key) {
         for (String tier : entries) {
             if (!MEMORY_TIERS.contains(tier)) {
-                throw new IllegalStateException(key + " entry '" + tier + "' is not a memory tier (1g, 4g, 16g, 64g)");
+                throw new InvalidSettingException(key, tier, "it is not one of OpenAI's container memory tiers",
+                        "List tiers among 1g, 4g, 16g and 64g.");
             }
         }
         return Set.copyOf(entries);
     }
 
-    private static IllegalStateException widens(String team, String key, String value) {
-        return new IllegalStateException("The policy of team '" + team + "' widens the org policy: " + key + " holds '" + value
-                + "', which the org does not allow. Team policies may only narrow.");
+    private static InvalidSettingException widens(String team, String key, String value) {
+        return new InvalidSettingException(key, value, "the policy of team '" + team
+                + "' would widen the org policy, which does not allow this value",
+                "Team policies may only narrow the org's (gateway.policy.org.*): remove the value from the team, "
+                        + "or allow it in the org policy first.");
     }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import jakarta.servlet.http.HttpServletResponse;
 
 import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayHeaders;
 
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -44,6 +45,7 @@ final class OpenAiErrors {
     void write(HttpServletResponse response, ErrorCode code, String message, String param) throws IOException {
         byte[] body = body(code, message, param);
         response.setStatus(code.status());
+        response.setHeader(GatewayHeaders.SHOULD_RETRY, Boolean.toString(code.worthRetrying()));
         response.setContentType("application/json");
         response.setContentLength(body.length);
         response.getOutputStream().write(body);

@@ -1,6 +1,7 @@
 package com.sandboxgateway.ratelimit;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import com.sandboxgateway.policy.EffectivePolicy;
 import com.sandboxgateway.state.RedisState;
@@ -35,8 +36,16 @@ public final class RateLimiter {
         return new RateLimiter(new Buckets.Redis(redis, timeout, maxRetries));
     }
 
-    /** The outcome of taking one request from a bucket. */
-    public record Take(Scope scope, boolean allowed, long limit, long remaining, Duration retryAfter, Duration reset) {
+    /**
+     * The outcome of taking one request from a bucket.
+     *
+     * @param perMinute the bucket's quota per minute (its refill rate)
+     * @param burst the bucket's capacity: how many requests may come at once
+     * @param remaining requests that may be sent right now
+     * @param reset time until the bucket is full again
+     */
+    public record Take(Scope scope, boolean allowed, long perMinute, long burst, long remaining, Duration retryAfter,
+                       Duration reset) {
     }
 
     public enum Scope { USER, TEAM }
@@ -49,13 +58,7 @@ public final class RateLimiter {
      * @throws StateUnavailableException when the buckets cannot be reached in time
      */
     public Take take(String user, String team, EffectivePolicy.Limits limits) {
-        try {
-            return takeFromBoth(user, team, limits);
-        } catch (StateUnavailableException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new StateUnavailableException("the rate-limit buckets could not be updated", e);
-        }
+        return reaching(() -> takeFromBoth(user, team, limits));
     }
 
     private Take takeFromBoth(String user, String team, EffectivePolicy.Limits limits) {
@@ -72,14 +75,36 @@ public final class RateLimiter {
         return byUser;
     }
 
-    /** What is left in a user's bucket, without taking anything. */
+    /**
+     * What is left in a user's bucket, without taking anything.
+     *
+     * @throws StateUnavailableException when the buckets cannot be reached in time
+     */
     public long available(String user, EffectivePolicy.Limits limits) {
-        return userBucket(user, limits).getAvailableTokens();
+        return reaching(() -> userBucket(user, limits).getAvailableTokens());
     }
 
-    /** Refills a user's bucket. */
+    /**
+     * Refills a user's bucket.
+     *
+     * @throws StateUnavailableException when the buckets cannot be reached in time
+     */
     public void reset(String user, EffectivePolicy.Limits limits) {
-        buckets.remove(userKey(user, limits));
+        reaching(() -> {
+            buckets.remove(userKey(user, limits));
+            return null;
+        });
+    }
+
+    /** Any failure of the bucket store (Redis down, timed out, contention beyond the retries) is the state being unavailable. */
+    private static <T> T reaching(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (StateUnavailableException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new StateUnavailableException("the rate-limit buckets could not be reached", e);
+        }
     }
 
     private Bucket userBucket(String user, EffectivePolicy.Limits limits) {
@@ -105,7 +130,7 @@ public final class RateLimiter {
         ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
         long missing = capacity - probe.getRemainingTokens();
         Duration reset = Duration.ofNanos(MINUTE.toNanos() * missing / perMinute);
-        return new Take(scope, probe.isConsumed(), capacity, probe.getRemainingTokens(),
+        return new Take(scope, probe.isConsumed(), perMinute, capacity, probe.getRemainingTokens(),
                 Duration.ofNanos(probe.getNanosToWaitForRefill()), reset);
     }
 }

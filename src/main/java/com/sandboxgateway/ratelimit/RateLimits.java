@@ -16,8 +16,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The first step of every request: one token from the caller's bucket and one from the team's. The
- * answer carries {@code RateLimit-Limit/Remaining/Reset} of the user's bucket; a refusal is
- * {@code 429 rate_limit_exceeded} with {@code Retry-After} and the refusing bucket's figures.
+ * answer carries the user's bucket in the IETF RateLimit header vocabulary (draft-ietf-httpapi-ratelimit-headers):
+ * {@code RateLimit-Limit} the quota of the window ({@code requests-per-minute}), {@code RateLimit-Policy}
+ * the quota, window and burst ({@code 60;w=60;burst=10}), {@code RateLimit-Remaining} what may be sent now,
+ * {@code RateLimit-Reset} seconds until the bucket is full. A refusal is {@code 429 rate_limit_exceeded} with
+ * {@code Retry-After} and the refusing bucket's figures, in the same words as its message.
  */
 public final class RateLimits implements RequestStep {
 
@@ -42,11 +45,12 @@ public final class RateLimits implements RequestStep {
         try {
             take = limiter.take(user, team, limits);
         } catch (StateUnavailableException e) {
-            return failures.decide("rate limits", e);
+            return failures.decide(exchange, "rate limits", e);
         }
         meters.counter("gateway.ratelimit.decisions", "scope", take.scope().name().toLowerCase(Locale.ROOT),
                 "outcome", take.allowed() ? "allowed" : "denied").increment();
-        exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_LIMIT, Long.toString(take.limit()));
+        exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_LIMIT, Long.toString(take.perMinute()));
+        exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_POLICY, take.perMinute() + ";w=60;burst=" + take.burst());
         exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_REMAINING, Long.toString(take.remaining()));
         exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_RESET, Long.toString(ceilSeconds(take.reset().toNanos())));
         if (take.allowed()) {
@@ -55,8 +59,8 @@ public final class RateLimits implements RequestStep {
         long retryAfter = Math.max(1, ceilSeconds(take.retryAfter().toNanos()));
         exchange.addResponseHeader("Retry-After", Long.toString(retryAfter));
         String whose = take.scope() == RateLimiter.Scope.USER
-                ? "your limit of " + limits.requestsPerMinute() + " requests per minute (bursts of " + limits.burst() + ")"
-                : "team " + team + "'s limit of " + limits.teamRequestsPerMinute() + " requests per minute";
+                ? "your limit of " + take.perMinute() + " requests per minute (bursts of " + take.burst() + ")"
+                : "team " + team + "'s limit of " + take.perMinute() + " requests per minute";
         return Decision.reject(ErrorCode.RATE_LIMIT_EXCEEDED,
                 "Rate limit exceeded: " + whose + ". Retry after " + retryAfter + " s.");
     }

@@ -93,10 +93,15 @@ public final class FileSanitizer {
                                 SanitizationRules rules) throws IOException {
         TextGuard guard = guards.get();
         InstructionCheck instructions = injection.forFile(exchange.principal().team());
-        SanitizationReport report = rewrite(filename, content, out, rules, guard, instructions);
-        if (!guard.findings().isEmpty()) {
-            events.publishEvent(new SensitiveDataFound(exchange.requestId(), exchange.principal(), guard.findings(),
-                    guard.handling(), clock.instant()));
+        SanitizationReport report;
+        try {
+            report = rewrite(filename, content, out, rules, guard, instructions);
+        } finally {
+            // A refused file's findings count as much as a sent one's: every finding is one record and one count.
+            if (!guard.findings().isEmpty()) {
+                events.publishEvent(new SensitiveDataFound(exchange.requestId(), exchange.principal(), guard.findings(),
+                        guard.handling(), clock.instant()));
+            }
         }
         exchange.addResponseHeader(GatewayHeaders.SANITIZED, report.header());
         if (instructions.header() != null) {

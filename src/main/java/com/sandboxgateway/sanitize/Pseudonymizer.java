@@ -8,6 +8,7 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 
+import com.sandboxgateway.api.InvalidSettingException;
 import com.sandboxgateway.policy.PolicyProperties;
 
 /**
@@ -17,6 +18,8 @@ import com.sandboxgateway.policy.PolicyProperties;
  * identifies it in audit records so a rotation is traceable.
  */
 public final class Pseudonymizer {
+
+    private static final String KEY = "gateway.policy.org.sanitization.pseudonymization-key";
 
     private final byte[] keyBytes;
     private final String keyId;
@@ -30,22 +33,24 @@ public final class Pseudonymizer {
      * The pseudonymizer the policy asks for: none when it pseudonymizes nothing, else one keyed by
      * {@code pseudonymization-key} (the key itself, or {@code file:/path} to read it from a file).
      *
-     * @throws IllegalStateException when columns are to be pseudonymized but no usable key is set:
+     * @throws InvalidSettingException when columns are to be pseudonymized but no usable key is set:
      *         the gateway refuses to start rather than pass identifiers in clear
      */
     public static Pseudonymizer fromPolicy(PolicyProperties.Sanitization policy, boolean neededForPersonalData) {
         String setting = policy.pseudonymizationKey();
         if (setting == null || setting.isBlank()) {
             if (!policy.pseudonymizeColumns().isEmpty() || neededForPersonalData) {
-                throw new IllegalStateException("Pseudonyms are required (gateway.policy.org.sanitization.pseudonymize-columns or "
-                        + "gateway.policy.org.pii.action=pseudonymize) but gateway.policy.org.sanitization.pseudonymization-key "
-                        + "is empty; set the key (e.g. GATEWAY_PSEUDONYM_KEY)");
+                throw new InvalidSettingException(KEY, null, "it is empty, but pseudonyms are required "
+                        + "(gateway.policy.org.sanitization.pseudonymize-columns or gateway.policy.org.pii.action=pseudonymize)",
+                        "Set GATEWAY_PSEUDONYM_KEY to a secret of at least 16 bytes (or file:/path/to/key), "
+                                + "or pseudonymize no columns.");
             }
             return null;
         }
         byte[] key = setting.startsWith("file:") ? readKeyFile(Path.of(setting.substring(5))) : setting.getBytes(StandardCharsets.UTF_8);
         if (key.length < 16) {
-            throw new IllegalStateException("gateway.policy.org.sanitization.pseudonymization-key must be at least 16 bytes");
+            throw new InvalidSettingException(KEY, null, "the key is " + key.length + " bytes long; it needs at least 16 bytes",
+                    "Set GATEWAY_PSEUDONYM_KEY to a longer secret, e.g. the output of 'openssl rand -hex 32'.");
         }
         return new Pseudonymizer(key);
     }
@@ -54,7 +59,8 @@ public final class Pseudonymizer {
         try {
             return Files.readString(file, StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IllegalStateException("cannot read the pseudonymization key file " + file + ": " + e.getClass().getSimpleName());
+            throw new InvalidSettingException(KEY, "file:" + file, "the key file cannot be read ("
+                    + e.getClass().getSimpleName() + ")", "Mount the key file at that path, readable by the gateway's user.");
         }
     }
 

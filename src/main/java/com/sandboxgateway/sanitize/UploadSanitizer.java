@@ -37,7 +37,14 @@ public final class UploadSanitizer implements RequestStep {
             return Decision.reject(unknown.code(), unknown.getMessage());
         }
         multipart.upload().onFile((headers, content, out) -> {
-            SanitizationReport report = files.sanitize(exchange, headers.filename(), null, content, out, rules);
+            SanitizationReport report;
+            try {
+                report = files.sanitize(exchange, headers.filename(), null, content, out, rules);
+            } catch (GatewayException refused) {
+                // The form field is the param a client can act on; the message already says where in the file.
+                throw refused.param() != null ? refused
+                        : new GatewayException(refused.code(), refused.getMessage(), headers.name(), refused);
+            }
             log.info("Sanitized upload for {}/{}: {}", exchange.principal().team(), exchange.principal().user(), report.header());
         });
         return Decision.PROCEED;

@@ -101,7 +101,14 @@ public final class PromptGuard implements RequestStep {
             return;
         }
         String text = value.asString();
-        CharSequence guarded = guard.guard(text, () -> location, personalData);
+        CharSequence guarded;
+        try {
+            guarded = guard.guard(text, () -> location, personalData);
+        } catch (GatewayException refused) {
+            // The field is known here, so the SDK's error names it in param.
+            throw new GatewayException(refused.code(), refused.getMessage(),
+                    location.endsWith(field) ? location : location + "." + field, refused);
+        }
         if (guarded != text) {
             holder.put(field, guarded.toString());
             exchange.jsonEdited();

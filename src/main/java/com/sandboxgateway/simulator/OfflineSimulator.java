@@ -1,18 +1,22 @@
 package com.sandboxgateway.simulator;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.common.ConsoleNotifier;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An offline stand-in for the OpenAI API surface that Code Interpreter uses (Responses, streaming,
- * Files, Containers, container files): an embedded WireMock server loaded with the mappings under
- * {@code classpath:simulator/} and bound to 127.0.0.1.
+ * Files, Containers, container files, Conversations), bound to 127.0.0.1: a small stateful fake of
+ * OpenAI's storage and a {@link PretendModel} that writes the code a prompt asks for.
  *
  * <p>It lets the gateway, its tests and a newcomer run the whole flow without an API key. Point an
  * OpenAI client at {@code baseUrl() + "/v1"}; any {@code Authorization: Bearer ...} key is accepted.
- * Responses are stateless: ids are fresh on create and echoed from the path on retrieve/delete.
- * An id containing {@code doesnotexist} answers 404, an unknown route answers 404 {@code unknown_url}.
+ * What is uploaded is kept (small files in memory, large ones in a temporary file), so lists, retrieve,
+ * content and deletes agree; timestamps are the current time. Ids it does not have answer 404 as OpenAI
+ * does, and routes it does not imitate answer 404 {@code unknown_url}.
  */
 public final class OfflineSimulator implements AutoCloseable {
 
@@ -20,54 +24,48 @@ public final class OfflineSimulator implements AutoCloseable {
     static final int DEFAULT_PORT = 8089;
 
     private static final String LOOPBACK = "127.0.0.1";
+    /** Between two streamed events: a stream of 18 events takes about a third of a second, as a short one from OpenAI. */
+    private static final Duration EVENT_PAUSE = Duration.ofMillis(15);
 
-    // Every streamed response holds a Jetty thread while its chunks dribble out (~300 ms),
-    // so load tests with many parallel streams need far more than WireMock's default.
-    private static final int CONTAINER_THREADS = 128;
+    private final SimulatorServer server;
+    private final Storage storage;
 
-    // Capped rather than disabled: tests can still verify recent requests, while a long-running
-    // simulator does not keep every request body it ever received.
-    private static final int REQUEST_JOURNAL_CAPACITY = 256;
-
-    private final WireMockServer server;
-    private final SimulatorFiles files;
-
-    private OfflineSimulator(WireMockServer server, SimulatorFiles files) {
+    private OfflineSimulator(SimulatorServer server, Storage storage) {
         this.server = server;
-        this.files = files;
+        this.storage = storage;
     }
 
     /**
      * Starts a simulator on {@code port} (0 picks a free port) and returns once it accepts requests.
      *
      * @throws IllegalArgumentException if the port is outside 0..65535
-     * @throws IllegalStateException if the mappings cannot be found or the port cannot be bound
+     * @throws IllegalStateException if the port cannot be bound
      */
     public static OfflineSimulator start(int port) {
-        SimulatorPort.requireValid(port);
-        SimulatorFiles files = SimulatorFiles.extractFromClasspath();
-        WireMockServer server = new WireMockServer(configuration(port, files));
-        try {
-            server.start();
-        } catch (RuntimeException e) {
-            files.delete();
-            throw new IllegalStateException(
-                    "OpenAI simulator could not start on " + LOOPBACK + ":" + port
-                            + "; pick another port (0 = any free port)", e);
-        }
-        return new OfflineSimulator(server, files);
+        return start(LOOPBACK, port);
     }
 
-    private static WireMockConfiguration configuration(int port, SimulatorFiles files) {
-        return WireMockConfiguration.options()
-                .bindAddress(LOOPBACK)
-                .port(port)
-                .usingFilesUnderDirectory(files.root().toString())
-                .containerThreads(CONTAINER_THREADS)
-                .maxRequestJournalEntries(REQUEST_JOURNAL_CAPACITY)
-                // Compression would buffer the event stream and deliver it in one piece.
-                .gzipDisabled(true)
-                .notifier(new ConsoleNotifier(false));
+    private static OfflineSimulator start(String bind, int port) {
+        SimulatorPort.requireValid(port);
+        Storage storage;
+        try {
+            storage = new Storage(Clock.systemUTC());
+        } catch (IOException e) {
+            throw new UncheckedIOException("The OpenAI simulator could not create its temporary directory", e);
+        }
+        ContainersApi containers = new ContainersApi(storage);
+        List<SimulatorServer.Route> routes = new ArrayList<>();
+        routes.addAll(new ResponsesApi(storage, containers, new ResponseEvents(EVENT_PAUSE)).routes());
+        routes.addAll(new FilesApi(storage).routes());
+        routes.addAll(containers.routes());
+        routes.addAll(new ConversationsApi(storage).routes());
+        try {
+            return new OfflineSimulator(SimulatorServer.start(bind, port, routes), storage);
+        } catch (IOException e) {
+            storage.close();
+            throw new IllegalStateException("OpenAI simulator could not start on " + bind + ":" + port
+                    + " (" + e.getMessage() + "); pick another port (0 = any free port)", e);
+        }
     }
 
     /** The root URL, without the {@code /v1} suffix, e.g. {@code http://127.0.0.1:8089}. */
@@ -80,30 +78,25 @@ public final class OfflineSimulator implements AutoCloseable {
         return server.port();
     }
 
-    /**
-     * The underlying WireMock server, for tests that verify the requests it received
-     * ({@code verify(...)}, {@code findAll(...)}) or add stubs of their own, e.g. to simulate a 429.
-     */
-    public WireMockServer wireMock() {
-        return server;
-    }
-
-    /** Stops the server and removes the temporary copy of the mappings. */
+    /** Stops the server and removes what it kept on disk. */
     @Override
     public void close() {
-        server.stop();
-        files.delete();
+        server.close();
+        storage.close();
     }
 
     /**
      * Runs the simulator standalone until the process is killed. The port comes from the first
-     * argument, else the {@code SIMULATOR_PORT} environment variable, else {@value #DEFAULT_PORT}.
+     * argument, else the {@code SIMULATOR_PORT} environment variable, else {@value #DEFAULT_PORT};
+     * {@code SIMULATOR_BIND} may widen the address from 127.0.0.1 (e.g. {@code 0.0.0.0} in a container).
      */
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
         int port = SimulatorPort.resolve(args, System.getenv("SIMULATOR_PORT"));
-        OfflineSimulator simulator = start(port);
+        String bind = System.getenv("SIMULATOR_BIND");
+        OfflineSimulator simulator = start(bind == null || bind.isBlank() ? LOOPBACK : bind.strip(), port);
         Runtime.getRuntime().addShutdownHook(new Thread(simulator::close, "openai-simulator-shutdown"));
-        // Jetty's threads are not daemons, so the JVM stays up after main returns.
         System.out.println("Offline OpenAI simulator listening on " + simulator.baseUrl() + "/v1");
+        // The JDK server's threads are virtual, so they do not keep the JVM up: this thread does.
+        Thread.currentThread().join();
     }
 }

@@ -7,6 +7,7 @@ import org.slf4j.LoggerFactory;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.policy.Decision;
+import com.sandboxgateway.policy.Exchange;
 
 /**
  * What a request gets when its limits or budgets cannot be checked (Redis down or hanging): refused
@@ -18,6 +19,7 @@ public final class StateFailures {
 
     private static final Logger log = LoggerFactory.getLogger(StateFailures.class);
     private static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
+    private static final String RETRY_AFTER_SECONDS = "1";
 
     private final StateProperties.OnFailure onFailure;
     private final AtomicLong lastLogged = new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS);
@@ -27,11 +29,19 @@ public final class StateFailures {
         this.onFailure = onFailure;
     }
 
-    /** @param what the check that failed, e.g. {@code rate limits} */
-    public Decision decide(String what, StateUnavailableException failure) {
+    /**
+     * A refusal carries {@code Retry-After}: the connection is tried again about every second.
+     *
+     * @param what the check that failed, e.g. {@code rate limits}
+     */
+    public Decision decide(Exchange exchange, String what, StateUnavailableException failure) {
         boolean allow = onFailure == StateProperties.OnFailure.ALLOW;
         logOccasionally(what, failure, allow ? "served without them" : "refused");
-        return allow ? Decision.PROCEED : Decision.reject(ErrorCode.STATE_UNAVAILABLE, "The gateway cannot check " + what
+        if (allow) {
+            return Decision.PROCEED;
+        }
+        exchange.addResponseHeader("Retry-After", RETRY_AFTER_SECONDS);
+        return Decision.reject(ErrorCode.STATE_UNAVAILABLE, "The gateway cannot check " + what
                 + " right now, so it refuses requests until it can. Retry shortly.");
     }
 

@@ -1,5 +1,6 @@
 package com.sandboxgateway.admin;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.delete;
 import static com.github.tomakehurst.wiremock.client.WireMock.deleteRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
@@ -54,7 +55,9 @@ class AdminEndpointsTest extends GatewayIntegrationTest {
         assertThat(refilled.path("available").asLong()).isEqualTo(refilled.path("burst").asLong())
                 .isGreaterThanOrEqualTo(before);
         assertThat(refilled.path("team").asString()).isEqualTo("analytics");
-        assertThat(call("GET", "/actuator/ratelimits/nobody", ADMIN_KEY).statusCode()).isEqualTo(404);
+        assertProblem(call("GET", "/actuator/ratelimits/nobody", ADMIN_KEY), 404, "nobody");
+        assertProblem(call("DELETE", "/actuator/ratelimits/nobody", ADMIN_KEY), 404, "nobody");
+        assertProblem(call("GET", "/actuator/ratelimits/carol?user=alice", ADMIN_KEY), 400, "named twice");
         assertThat(read("/actuator/ratelimits?user=carol").path("user").asString()).isEqualTo("carol");
         assertThat(call("DELETE", "/actuator/ratelimits?user=carol", ADMIN_KEY).statusCode()).isEqualTo(200);
         assertThat(adminActions()).anySatisfy(record -> assertThat(record.path("details").asString())
@@ -84,6 +87,12 @@ class AdminEndpointsTest extends GatewayIntegrationTest {
         assertThat(resetSpend.path("spentUsd").decimalValue()).isZero();
         assertThat(call("GET", "/actuator/budgets/sessions/carol/never-seen", ADMIN_KEY).statusCode()).isEqualTo(404);
         assertThat(call("GET", "/actuator/budgets/other/x", ADMIN_KEY).statusCode()).isEqualTo(400);
+        assertThat(read("/actuator/budgets/teams?team=analytics").path("team").asString()).isEqualTo("analytics");
+        assertThat(read("/actuator/budgets/sessions?user=carol&session=" + session).path("session").asString()).isEqualTo(session);
+        assertThat(read("/actuator/budgets/sessions/carol?session=" + session).path("session").asString()).isEqualTo(session);
+        assertProblem(call("GET", "/actuator/budgets/teams/analytics?team=x", ADMIN_KEY), 400, "named twice");
+        assertProblem(call("GET", "/actuator/budgets/sessions/carol/never-seen", ADMIN_KEY), 404, "never-seen");
+        assertProblem(call("DELETE", "/actuator/budgets/sessions/carol/never-seen", ADMIN_KEY), 404, "never-seen");
         assertThat(adminActions()).anySatisfy(record -> assertThat(record.path("details").asString()).contains(session));
     }
 
@@ -99,6 +108,51 @@ class AdminEndpointsTest extends GatewayIntegrationTest {
         assertThat(policies.body()).doesNotContain("test-pseudonymization-key").doesNotContainIgnoringCase("pseudonymizationKey");
         assertThat(read("/actuator/policies/finance").path("allowedMemoryLimits")).extracting(JsonNode::asString)
                 .containsExactly("1g");
+        assertThat(read("/actuator/policies/finance").path("narrowed").asBoolean()).isTrue();
+    }
+
+    @Test
+    void shouldShowTheOrgRulesAsConfiguredAndOnlyTeamsThatExist() throws Exception {
+        JsonNode org = read("/actuator/policies").path("org");
+
+        assertThat(org.path("files").path("maxUploadSize").asString()).isEqualTo("5MB");
+        assertThat(org.path("files").path("maxUploadBytes").asLong()).isEqualTo(5L * 1024 * 1024);
+        assertThat(org.path("files").path("defaultExpiry").asString()).isEqualTo("PT2H");
+        assertThat(org.path("injection").asString()).isEqualTo("report");
+        assertThat(org.path("secrets").asString()).isEqualTo("block");
+        assertThat(org.path("ownershipScope").asString()).isEqualTo("user");
+        assertThat(org.path("pricing").path("models")).anySatisfy(model -> assertThat(model.path("prefix").asString())
+                .isEqualTo("gpt-4.1"));
+        assertThat(org.path("pricing").path("containerSessions").path("4g").decimalValue()).isEqualByComparingTo("0.12");
+        JsonNode platform = read("/actuator/policies/platform");
+        assertThat(platform.path("team").asString()).as("a team with keys but no settings of its own").isEqualTo("platform");
+        assertThat(platform.path("narrowed").asBoolean()).isFalse();
+        assertThat(read("/actuator/policies").path("teams").has("platform")).isTrue();
+        assertProblem(call("GET", "/actuator/policies/no-such-team", ADMIN_KEY), 404, null);
+    }
+
+    @Test
+    void shouldExplainEveryBadAuditQueryAndNameTheValidKinds() throws Exception {
+        assertProblem(call("GET", "/actuator/audit?since=yesterday", ADMIN_KEY), 400, "ISO-8601");
+        assertProblem(call("GET", "/actuator/audit?limit=-1", ADMIN_KEY), 400, "limit must be between 1 and");
+        assertProblem(call("GET", "/actuator/audit?kind=FOO", ADMIN_KEY), 400, "SECRET_FINDING");
+        assertThat(read("/actuator/audit?kind=admin_action&limit=1").path("records")).isNotNull();
+    }
+
+    @Test
+    void shouldAnswerNotFoundForAContainerTheGatewayDoesNotTrack() throws Exception {
+        assertProblem(call("DELETE", "/actuator/containers/cntr_nope", ADMIN_KEY), 404, "cntr_nope");
+        openAi.verify(0, deleteRequestedFor(urlEqualTo("/v1/containers/cntr_nope")));
+    }
+
+    @Test
+    void shouldAnswerBadGatewayAndKeepTrackingAContainerOpenAiWouldNotDelete() throws Exception {
+        String container = createdContainer(ALICE_KEY, unique("cntr_"));
+        openAi.stubFor(delete("/v1/containers/" + container).willReturn(aResponse().withStatus(500)));
+
+        assertProblem(call("DELETE", "/actuator/containers/" + container, ADMIN_KEY), 502, "OpenAI answered 500");
+        assertThat(read("/actuator/containers?team=analytics"))
+                .anySatisfy(tracked -> assertThat(tracked.path("id").asString()).isEqualTo(container));
     }
 
     @Test
@@ -128,6 +182,14 @@ class AdminEndpointsTest extends GatewayIntegrationTest {
         assertThat(components.path("auditStore").path("details").path("spoolDepth").asLong()).isZero();
         assertThat(components.path("state").path("details").path("backend").asString()).isEqualTo("memory");
         assertThat(call("GET", "/actuator/health/readiness", null).statusCode()).isEqualTo(200);
+    }
+
+    private void assertProblem(HttpResponse<String> answer, int status, String detail) {
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(status);
+        if (detail != null) {
+            assertThat(answer.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(json.readTree(answer.body()).path("detail").asString()).contains(detail);
+        }
     }
 
     private JsonNode adminActions() throws Exception {

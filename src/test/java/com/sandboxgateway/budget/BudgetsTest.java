@@ -3,7 +3,9 @@ package com.sandboxgateway.budget;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,6 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -36,6 +39,8 @@ import com.sandboxgateway.support.GatewayIntegrationTest;
 import com.sandboxgateway.support.ScriptedUpstream;
 import com.sandboxgateway.support.ScriptedUpstreamIntegrationTest;
 
+import com.sun.net.httpserver.HttpServer;
+
 /**
  * Rate limits, turn budgets and spend caps on the memory backend, through the official SDK against a
  * scripted model that executes as much code as a request lets it.
@@ -54,6 +59,7 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
     @Autowired
     private Budgets budgets;
 
+
     @LocalManagementPort
     private int managementPort;
 
@@ -62,7 +68,8 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
         ScriptedUpstream.answerWith(new CodeRunningModel(0, 10));
         for (int i = 0; i < 3; i++) {
             HttpResponse<String> allowed = get("/v1/containers/cntr_none/files", ROOT_KEY, null);
-            assertThat(allowed.headers().firstValue("RateLimit-Limit")).hasValue("3");
+            assertThat(allowed.headers().firstValue("RateLimit-Limit")).as("the quota of the window").hasValue("1");
+            assertThat(allowed.headers().firstValue("RateLimit-Policy")).hasValue("1;w=60;burst=3");
             assertThat(allowed.headers().firstValue("RateLimit-Remaining")).hasValue(Integer.toString(2 - i));
             assertThat(allowed.headers().firstValueAsLong("RateLimit-Reset").orElseThrow()).isPositive();
         }
@@ -70,9 +77,11 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
         assertThatThrownBy(() -> sdk(ROOT_KEY).responses().create(request("gpt-4.1", null)))
                 .isInstanceOfSatisfying(RateLimitException.class, e -> {
                     assertThat(e.code()).hasValue("rate_limit_exceeded");
+                    assertThat(e.headers().values("x-should-retry")).containsExactly("true");
                     assertThat(e.headers().values("Retry-After")).singleElement()
                             .satisfies(seconds -> assertThat(Long.parseLong(seconds)).isBetween(1L, 60L));
                     assertThat(e.headers().values("RateLimit-Remaining")).containsExactly("0");
+                    assertThat(e.getMessage()).contains("your limit of 1 requests per minute (bursts of 3)");
                 });
 
         HttpResponse<String> refill = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
@@ -157,6 +166,28 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
     }
 
     @Test
+    void shouldTellTheSdksNotToRetryASpentBudget() throws Exception {
+        ScriptedUpstream.answerWith(new CodeRunningModel(3, 10));
+        String session = "session-" + UUID.randomUUID();
+        AtomicInteger sent = new AtomicInteger();
+        HttpServer counting = countingProxy(sent);
+        try {
+            OpenAIClient retrying = OpenAIOkHttpClient.builder().baseUrl("http://127.0.0.1:" + counting.getAddress().getPort() + "/v1")
+                    .apiKey(ALICE_KEY).maxRetries(2).putHeader("X-Gateway-Session", session).build();
+            retrying.responses().create(request("gpt-4.1", null));
+
+            assertThatThrownBy(() -> retrying.responses().create(request("gpt-4.1", null)))
+                    .isInstanceOfSatisfying(RateLimitException.class, e -> {
+                        assertThat(e.code()).hasValue("turn_budget_exhausted");
+                        assertThat(e.headers().values("x-should-retry")).containsExactly("false");
+                    });
+            assertThat(sent.get()).as("the refusal was not sent again").isEqualTo(2);
+        } finally {
+            counting.stop(0);
+        }
+    }
+
+    @Test
     void shouldCountStreamedTurnsAndSpendFromTheFinalEvent() {
         CodeRunningModel model = new CodeRunningModel(2, 10);
         ScriptedUpstream.answerWith(model);
@@ -171,6 +202,22 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
         assertThat(budgets.sessionTurns("alice", session)).hasValueSatisfying(turns -> assertThat(turns.used()).isEqualTo(2));
         assertThat(budgets.teamSpend("analytics").spentUsd().subtract(spentBefore))
                 .as("1,000 input and 10 output tokens of gpt-4.1, one 1g container").isEqualByComparingTo("0.03208");
+    }
+
+    @Test
+    void shouldAnswerAStreamWithTheTurnsItsSessionHasBeforeTheStreamRuns() throws Exception {
+        ScriptedUpstream.answerWith(new CodeRunningModel(1, 10));
+        String session = "session-" + UUID.randomUUID();
+
+        HttpResponse<String> fresh = post("/v1/responses", ALICE_KEY, session, codeRequest(true, false));
+        HttpResponse<String> second = post("/v1/responses", ALICE_KEY, session, codeRequest(true, false));
+        HttpResponse<String> newSession = post("/v1/responses", ALICE_KEY, null, codeRequest(true, false));
+
+        assertThat(fresh.body()).contains("response.completed");
+        assertThat(fresh.headers().firstValue("X-Gateway-Turns-Remaining")).as("all 3 of a fresh session").hasValue("3");
+        assertThat(second.headers().firstValue("X-Gateway-Turns-Remaining")).as("the first stream ran one").hasValue("2");
+        assertThat(newSession.headers().firstValue("X-Gateway-Turns-Remaining")).hasValue("3");
+        assertThat(get("/v1/files", ALICE_KEY, session).headers().firstValue("X-Gateway-Turns-Remaining")).hasValue("1");
     }
 
     @Test
@@ -199,6 +246,23 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
     }
 
     @Test
+    void shouldPriceABackgroundResponsesContainerAtTheTierItsRequestAskedFor() {
+        ScriptedUpstream.answerWith(new CodeRunningModel(1, 10));
+        OpenAIClient alice = sdkWithSession(ALICE_KEY, "session-" + UUID.randomUUID());
+        BigDecimal spentBefore = budgets.teamSpend("analytics").spentUsd();
+
+        Response queued = alice.responses().create(request("gpt-4.1", null).toBuilder().background(true)
+                .tools(List.of(Tool.ofCodeInterpreter(Tool.CodeInterpreter.builder().container(
+                        Tool.CodeInterpreter.Container.CodeInterpreterToolAuto.builder()
+                                .memoryLimit(Tool.CodeInterpreter.Container.CodeInterpreterToolAuto.MemoryLimit._4G).build())
+                        .build()))).build());
+        alice.responses().retrieve(queued.id(), ResponseRetrieveParams.none());
+
+        assertThat(budgets.teamSpend("analytics").spentUsd().subtract(spentBefore))
+                .as("1,000 input and 10 output tokens of gpt-4.1, one 4g container").isEqualByComparingTo("0.12208");
+    }
+
+    @Test
     void shouldRefuseAPaidRequestOnceTheTeamSpentItsDailyCap() {
         ScriptedUpstream.answerWith(new CodeRunningModel(1, 200_000));
         OpenAIClient bob = sdk(BOB_KEY);
@@ -213,11 +277,45 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
                 .isInstanceOfSatisfying(RateLimitException.class, e -> {
                     assertThat(e.code()).hasValue("spend_budget_exhausted");
                     assertThat(e.headers().values("Retry-After")).isNotEmpty();
+                    assertThat(e.headers().values("x-should-retry")).containsExactly("false");
                 });
 
         budgets.resetTeamSpend("finance");
         bob.containers().create(ContainerCreateParams.builder().name("more").build());
         assertThat(budgets.teamSpend("finance").spentUsd()).isEqualByComparingTo(new BigDecimal("0.03"));
+    }
+
+    /** Counts the requests an SDK sends (on arrival, so the count is final once the SDK returned) and passes them on. */
+    private HttpServer countingProxy(AtomicInteger sent) throws IOException {
+        HttpServer proxy = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        HttpClient http = HttpClient.newHttpClient();
+        proxy.createContext("/", exchange -> {
+            sent.incrementAndGet();
+            HttpRequest.Builder forwarded = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + exchange.getRequestURI()))
+                    .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(exchange.getRequestBody().readAllBytes()));
+            for (String name : List.of("Authorization", "Content-Type", "X-Gateway-Session")) {
+                String value = exchange.getRequestHeaders().getFirst(name);
+                if (value != null) {
+                    forwarded.header(name, value);
+                }
+            }
+            try {
+                HttpResponse<byte[]> answer = http.send(forwarded.build(), HttpResponse.BodyHandlers.ofByteArray());
+                answer.headers().map().forEach((name, values) -> {
+                    if (!name.equalsIgnoreCase("content-length") && !name.startsWith(":")) {
+                        exchange.getResponseHeaders().put(name, values);
+                    }
+                });
+                exchange.sendResponseHeaders(answer.statusCode(), answer.body().length);
+                exchange.getResponseBody().write(answer.body());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                exchange.close();
+            }
+        });
+        proxy.start();
+        return proxy;
     }
 
     private static ResponseCreateParams request(String model, String previousResponseId) {

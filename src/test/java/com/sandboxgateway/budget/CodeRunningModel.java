@@ -28,7 +28,11 @@ final class CodeRunningModel implements HttpHandler {
     final AtomicInteger executed = new AtomicInteger();
     private final int wants;
     private final long outputTokens;
-    private final Map<String, Integer> background = new ConcurrentHashMap<>();
+    private final Map<String, Queued> background = new ConcurrentHashMap<>();
+
+    /** A background response: the code it will have run when fetched, and the tools it echoes, as OpenAI does. */
+    private record Queued(int calls, JsonNode tools) {
+    }
 
     /** @param wants how many code blocks the model would run if nothing stopped it */
     CodeRunningModel(int wants, long outputTokens) {
@@ -48,29 +52,32 @@ final class CodeRunningModel implements HttpHandler {
         } else if (path.equals("/v1/responses")) {
             int calls = request.path("tools").isEmpty() ? 0 : Math.min(wants, request.path("max_tool_calls").asInt(wants));
             String id = "resp_" + id();
+            JsonNode tools = request.path("tools");
             if (request.path("background").asBoolean(false)) {
-                background.put(id, calls);
-                send(exchange, "application/json", JSON.writeValueAsString(response(id, "queued", 0)));
+                background.put(id, new Queued(calls, tools));
+                send(exchange, "application/json", JSON.writeValueAsString(response(id, "queued", 0, tools)));
             } else if (request.path("stream").asBoolean(false)) {
                 executed.addAndGet(calls);
-                stream(exchange, id, calls);
+                stream(exchange, id, calls, tools);
             } else {
                 executed.addAndGet(calls);
-                send(exchange, "application/json", JSON.writeValueAsString(response(id, "completed", calls)));
+                send(exchange, "application/json", JSON.writeValueAsString(response(id, "completed", calls, tools)));
             }
         } else {
             String id = path.substring(path.lastIndexOf('/') + 1);
-            int calls = background.getOrDefault(id, 0);
-            if (background.remove(id) != null) {
-                executed.addAndGet(calls);
+            Queued queued = background.remove(id);
+            if (queued != null) {
+                executed.addAndGet(queued.calls());
             }
-            send(exchange, "application/json", JSON.writeValueAsString(response(id, "completed", calls)));
+            send(exchange, "application/json", JSON.writeValueAsString(queued == null
+                    ? response(id, "completed", 0, JSON.createArrayNode()) : response(id, "completed", queued.calls(), queued.tools())));
         }
     }
 
-    private ObjectNode response(String id, String status, int calls) {
+    private ObjectNode response(String id, String status, int calls, JsonNode tools) {
         ObjectNode response = JSON.createObjectNode().put("id", id).put("object", "response").put("created_at", 1_750_000_000)
                 .put("status", status).put("model", "gpt-4.1-2025-04-14");
+        response.set("tools", tools.deepCopy());
         ArrayNode output = response.putArray("output");
         String container = "cntr_" + id();
         for (int i = 0; i < calls; i++) {
@@ -86,13 +93,13 @@ final class CodeRunningModel implements HttpHandler {
         return response;
     }
 
-    private void stream(HttpExchange exchange, String id, int calls) throws IOException {
+    private void stream(HttpExchange exchange, String id, int calls, JsonNode tools) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         try (OutputStream out = exchange.getResponseBody()) {
             event(out, "response.created", JSON.createObjectNode().put("type", "response.created")
-                    .set("response", response(id, "in_progress", 0)));
-            ObjectNode completed = response(id, "completed", calls);
+                    .set("response", response(id, "in_progress", 0, tools)));
+            ObjectNode completed = response(id, "completed", calls, tools);
             for (JsonNode item : completed.path("output")) {
                 event(out, "response.output_item.done", JSON.createObjectNode().put("type", "response.output_item.done")
                         .set("item", item));

@@ -130,8 +130,17 @@ class RedisStateTest {
 
             assertThat(refused.statusCode()).isEqualTo(503);
             assertThat(refused.body()).contains("state_unavailable");
-            HttpResponse<String> health = managementGet(behindProxy, "/actuator/health");
+            assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
+            HttpResponse<String> health = managementGet(behindProxy, "/actuator/health", null);
             assertThat(health.body()).contains("\"backend\":\"redis\"", "\"onFailure\":\"deny\"", "refused until Redis is back");
+            assertThat(managementGet(behindProxy, "/actuator/health/readiness", null).statusCode())
+                    .as("a pod that refuses every call is not ready").isEqualTo(503);
+            assertThat(managementGet(behindProxy, "/actuator/health/liveness", null).statusCode()).isEqualTo(200);
+            HttpResponse<String> buckets = managementGet(behindProxy, "/actuator/ratelimits", ROOT_KEY);
+            assertThat(buckets.statusCode()).isEqualTo(503);
+            assertThat(buckets.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(buckets.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(buckets.body()).contains("Redis");
         } finally {
             redisProxy.start();
         }
@@ -153,6 +162,9 @@ class RedisStateTest {
 
             assertThat(denied.statusCode()).isEqualTo(503);
             assertThat(allowed.statusCode()).as("served unmetered: on to the ownership check").isEqualTo(404);
+            HttpResponse<String> ready = managementGet(allowing, "/actuator/health/readiness", null);
+            assertThat(ready.statusCode()).as("a pod that serves unmetered stays ready").isEqualTo(200);
+            assertThat(ready.body()).contains("DEGRADED");
             admin.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
                     new CommandArgs<>(StringCodec.UTF8).add("UNPAUSE"));
         } finally {
@@ -177,8 +189,9 @@ class RedisStateTest {
         return send(HttpRequest.newBuilder(uri(gateway, "local.server.port", path)).GET(), key, null);
     }
 
-    private static HttpResponse<String> managementGet(ConfigurableApplicationContext gateway, String path) throws Exception {
-        return send(HttpRequest.newBuilder(uri(gateway, "local.management.port", path)).GET(), null, null);
+    private static HttpResponse<String> managementGet(ConfigurableApplicationContext gateway, String path, String key)
+            throws Exception {
+        return send(HttpRequest.newBuilder(uri(gateway, "local.management.port", path)).GET(), key, null);
     }
 
     private static HttpResponse<String> post(ConfigurableApplicationContext gateway, String path, String key, String session,

@@ -32,15 +32,14 @@ class ComposeStackTest {
         assertThat((String) environment.get("OPENAI_API_KEY")).isNotBlank();
         URI upstream = URI.create((String) environment.get("GATEWAY_UPSTREAM_BASE_URL"));
         assertThat(upstream.getHost()).isEqualTo("openai-simulator");
-        assertThat(list(at(service("openai-simulator"), "command"))).contains("--port=" + upstream.getPort(), "--disable-gzip");
+        assertThat(list(at(service("openai-simulator"), "entrypoint"))).contains(
+                "-Dloader.main=com.sandboxgateway.simulator.OfflineSimulator", Integer.toString(upstream.getPort()));
     }
 
     @Test
-    void shouldServeTheGatewaysOwnSimulatorMappings() {
-        List<Object> volumes = list(service("openai-simulator").get("volumes"));
-        assertThat(volumes).containsExactlyInAnyOrder(
-                "./src/main/resources/simulator/mappings:/home/wiremock/mappings:ro",
-                "./src/main/resources/simulator/__files:/home/wiremock/__files:ro");
+    void shouldRunTheGatewaysOwnSimulatorReachableOnTheComposeNetwork() {
+        assertThat(service("openai-simulator")).containsEntry("image", "sandbox-gateway:local");
+        assertThat(map(service("openai-simulator").get("environment"))).containsEntry("SIMULATOR_BIND", "0.0.0.0");
     }
 
     @Test
@@ -90,7 +89,7 @@ class ComposeStackTest {
     @Test
     void shouldLoadTheAlertRulesIntoPrometheus() {
         List<Object> ruleFiles = list(DeployFiles.yaml("deploy/prometheus/prometheus.yml").get("rule_files"));
-        assertThat(list(service("prometheus").get("volumes"))).contains("./deploy/prometheus/alerts.yml:" + ruleFiles.getFirst() + ":ro");
+        assertThat(list(service("prometheus").get("volumes"))).contains("./helm/sandbox-gateway/files/alerts.yml:" + ruleFiles.getFirst() + ":ro");
     }
 
     @Test

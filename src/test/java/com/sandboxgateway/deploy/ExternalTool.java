@@ -14,15 +14,19 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A command-line tool (helm, promtool) that checks deployment files for real where it is installed.
- * Tests that need one are skipped, not failed, on a machine without it.
+ * A command-line tool (helm, promtool) that checks deployment files for real. {@code .ci/run} installs
+ * both, so in CI ({@code CI=true}) a missing tool fails the test; on a developer's machine without it the
+ * test is skipped.
  */
 record ExternalTool(Path executable) {
 
-    /** The tool on the {@code PATH}; skips the calling test when it is not installed. */
+    /** The tool on the {@code PATH}; fails the calling test in CI and skips it elsewhere when it is not installed. */
     static ExternalTool require(String name) {
         Optional<Path> found = find(name);
-        assumeTrue(found.isPresent(), name + " is not installed: skipping the checks that run it");
+        if (found.isEmpty() && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError(name + " is not installed, but CI must run the checks that need it: .ci/run installs it");
+        }
+        assumeTrue(found.isPresent(), name + " is not installed: skipping the checks that run it (.ci/run installs it)");
         return new ExternalTool(found.get());
     }
 

@@ -5,6 +5,9 @@ import static com.sandboxgateway.deploy.DeployFiles.map;
 import static com.sandboxgateway.deploy.DeployFiles.maps;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,8 +15,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The chart's wiring. The first tests read values.yaml and the templates as text, so they run
@@ -116,7 +121,7 @@ class HelmChartTest {
         assertThat(maps(at(object(objects, "ServiceMonitor"), "spec.endpoints")).getFirst())
                 .containsEntry("port", "management").containsEntry("path", "/actuator/prometheus");
         assertThat(at(object(objects, "PrometheusRule"), "spec.groups"))
-                .isEqualTo(DeployFiles.yaml("deploy/prometheus/alerts.yml").get("groups"));
+                .isEqualTo(DeployFiles.yaml(CHART + "/files/alerts.yml").get("groups"));
     }
 
     @Test
@@ -131,6 +136,32 @@ class HelmChartTest {
         ExternalTool.Result result = ExternalTool.require("helm").run("template", "gw", CHART, "--set", "redis.enabled=false");
         assertThat(result.exitCode()).isNotZero();
         assertThat(result.errors()).contains("redis.enabled=false keeps rate limits in each pod's memory");
+    }
+
+    @Test
+    void shouldBeSelfContainedWithoutLinksOutOfTheChart() throws IOException {
+        try (Stream<Path> files = Files.walk(DeployFiles.path(CHART))) {
+            assertThat(files.filter(Files::isSymbolicLink)).as("helm package does not follow links").isEmpty();
+        }
+        for (String file : List.of("files/alerts.yml", "files/sandbox-gateway.json")) {
+            assertThat(DeployFiles.text(CHART + "/templates/" + (file.endsWith(".yml") ? "prometheusrule.yaml" : "grafana-dashboard.yaml")))
+                    .contains(".Files.Get \"" + file + "\"");
+        }
+    }
+
+    @Test
+    void shouldCarryTheRulesAndTheDashboardInThePackagedChart(@TempDir Path out) throws IOException {
+        ExternalTool.require("helm").run("package", CHART, "--destination", out.toString()).assertSucceeded();
+        Path archive;
+        try (Stream<Path> packaged = Files.list(out)) {
+            archive = packaged.filter(file -> file.toString().endsWith(".tgz")).findFirst().orElseThrow();
+        }
+        Path unpacked = Files.createDirectory(out.resolve("unpacked"));
+        ExternalTool.require("tar").run("-xzf", archive.toString(), "-C", unpacked.toString()).assertSucceeded();
+        for (String file : List.of("files/alerts.yml", "files/sandbox-gateway.json")) {
+            assertThat(unpacked.resolve("sandbox-gateway/" + file)).as(file).isRegularFile()
+                    .hasContent(DeployFiles.text(CHART + "/" + file));
+        }
     }
 
     @Test

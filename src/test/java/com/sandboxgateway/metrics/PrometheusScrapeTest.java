@@ -44,19 +44,7 @@ class PrometheusScrapeTest extends GatewayIntegrationTest {
     void shouldCountRequestsRefusalsUsageSanitizationAndFindingsByTeam(@TempDir Path dir) throws Exception {
         Scrape before = scrape();
 
-        openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), unique("cntr_"))
-                .replace("ci_68a93ab8671881a39e3ac17e69d804a6", unique("ci_")))));
-        sdk(ADMIN_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("plot").build());
-        assertThatThrownBy(() -> sdk(ADMIN_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("search")
-                .putAdditionalBodyProperty("tools", JsonValue.from(List.of(Map.of("type", "web_search")))).build()))
-                .isInstanceOf(PermissionDeniedException.class);
-        assertThatThrownBy(() -> sdk(ADMIN_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1")
-                .input("clone with " + githubToken()).build()))
-                .isInstanceOf(BadRequestException.class);
-        openAi.stubFor(post("/v1/files").willReturn(okJson(OpenAiStub.example("files.object.json"))));
-        sdk(ADMIN_KEY).files().create(FileCreateParams.builder().purpose(FilePurpose.USER_DATA).file(Files.writeString(
-                dir.resolve("orders.csv"), "order_id,customer_id,email,customer_ssn\n1,C-1,a@example.com,1\n2,C-2,b@example.com,2\n"))
-                .build());
+        runWorkload(dir);
 
         Scrape after = scrape();
         assertThat(after.delta(before, "gateway_requests_total", Map.of("team", "platform", "route", "responses_create", "status", "200")))
@@ -87,6 +75,40 @@ class PrometheusScrapeTest extends GatewayIntegrationTest {
         assertThat(after.delta(before, "gateway_upstream_latency_seconds_count", Map.of("route", "responses_create"))).isEqualTo(1);
         assertThat(after.text()).contains("gateway_upstream_latency_seconds_bucket{", "resilience4j_circuitbreaker_state{",
                 "jvm_memory_used_bytes{");
+    }
+
+    @Test
+    void shouldDescribeEveryGatewayMetricAndBucketUpstreamLatencyUpToTheReadTimeout(@TempDir Path dir) throws Exception {
+        runWorkload(dir);
+
+        Scrape scrape = scrape();
+
+        List<String> help = scrape.text().lines().filter(line -> line.startsWith("# HELP gateway_")).toList();
+        assertThat(help).hasSizeGreaterThanOrEqualTo(15).allSatisfy(line ->
+                assertThat(line.split(" ", 4)).as(line).hasSize(4).satisfies(parts -> assertThat(parts[3]).isNotBlank()));
+        List<String> bounds = scrape.text().lines()
+                .filter(line -> line.startsWith("gateway_upstream_latency_seconds_bucket{") && line.contains("route=\"responses_create\""))
+                .map(line -> line.substring(line.indexOf("le=\"") + 4, line.indexOf('"', line.indexOf("le=\"") + 4))).toList();
+        assertThat(bounds).as("a few SLO buckets, the top one the read timeout (3 s in the tests)")
+                .containsExactly("0.1", "0.25", "0.5", "1.0", "2.5", "3.0", "+Inf");
+    }
+
+    /** One team's afternoon: a response that ran code, two refusals, a sanitized upload. */
+    private void runWorkload(Path dir) throws Exception {
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), unique("cntr_"))
+                .replace("ci_68a93ab8671881a39e3ac17e69d804a6", unique("ci_")))));
+        sdk(ADMIN_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("plot").build());
+        assertThatThrownBy(() -> sdk(ADMIN_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("search")
+                .putAdditionalBodyProperty("tools", JsonValue.from(List.of(Map.of("type", "web_search")))).build()))
+                .isInstanceOf(PermissionDeniedException.class);
+        assertThatThrownBy(() -> sdk(ADMIN_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1")
+                .input("clone with " + githubToken()).build()))
+                .isInstanceOf(BadRequestException.class);
+        openAi.stubFor(post("/v1/files").willReturn(okJson(OpenAiStub.example("files.object.json"))));
+        sdk(ADMIN_KEY).files().create(FileCreateParams.builder().purpose(FilePurpose.USER_DATA).file(Files.writeString(
+                dir.resolve("orders.csv"), "order_id,customer_id,email,customer_ssn\n1,C-1,a@example.com,1\n2,C-2,b@example.com,2\n"))
+                .build());
+
     }
 
     private static String githubToken() {

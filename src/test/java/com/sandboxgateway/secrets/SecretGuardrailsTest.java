@@ -28,6 +28,9 @@ import com.openai.models.files.FilePurpose;
 import com.openai.models.responses.ResponseCreateParams;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
 /** Credentials never reach the upstream; personal data in prompts is reported to the audit (the default policy). */
 class SecretGuardrailsTest extends GatewayIntegrationTest {
 
@@ -35,6 +38,9 @@ class SecretGuardrailsTest extends GatewayIntegrationTest {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    MeterRegistry meters;
 
     static String githubToken() {
         String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -53,13 +59,13 @@ class SecretGuardrailsTest extends GatewayIntegrationTest {
                 .putAdditionalBodyProperty("input", JsonValue.from(List.of(Map.of("role", "user", "content", List.of(
                         Map.of("type", "input_text", "text", "Summarize the repo"),
                         Map.of("type", "input_text", "text", "use token " + token + " to clone it")))))).build()),
-                token, "input[0].content[1]", "github-token");
+                token, "input[0].content[1]", "github-token", "input[0].content[1].text");
         assertBlocked(() -> sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("hi")
-                .instructions("Deploy with " + token).build()), token, "instructions", "github-token");
+                .instructions("Deploy with " + token).build()), token, "instructions", "github-token", "instructions");
         assertBlocked(() -> sdk(ALICE_KEY).containers().create(ContainerCreateParams.builder().name("x")
                 .putAdditionalBodyProperty("network_policy", JsonValue.from(Map.of("type", "allowlist", "allowed_domains", List.of("pypi.org"),
                         "domain_secrets", List.of(Map.of("domain", "pypi.org", "name", "TOKEN", "value", token))))).build()),
-                token, "network_policy.domain_secrets[0].value", "github-token");
+                token, "network_policy.domain_secrets[0].value", "github-token", "network_policy.domain_secrets[0].value");
         openAi.verify(0, anyRequestedFor(anyUrl()));
     }
 
@@ -70,10 +76,37 @@ class SecretGuardrailsTest extends GatewayIntegrationTest {
         Path notes = Files.writeString(dir.resolve("notes.txt"), "x".repeat(65_530) + " " + token + "\nmore text\n");
 
         assertBlocked(() -> sdk(ALICE_KEY).files().create(FileCreateParams.builder().file(csv).purpose(FilePurpose.USER_DATA).build()),
-                token, "file line 3 column notes", "github-token");
+                token, "file line 3 column notes", "github-token", "file");
         assertBlocked(() -> sdk(ALICE_KEY).files().create(FileCreateParams.builder().file(notes).purpose(FilePurpose.USER_DATA).build()),
-                token, "file line 1", "github-token");
+                token, "file line 1", "github-token", "file");
         openAi.verify(0, anyRequestedFor(anyUrl()));
+    }
+
+    @Test
+    void shouldCountAndAuditEveryCredentialFoundInARefusedUpload(@TempDir Path dir) throws Exception {
+        FakeSecrets fake = new FakeSecrets(RANDOM.nextLong());
+        Map<String, String> files = Map.of(
+                "aws-access-key-id", "notes\nkey id " + fake.awsAccessKeyId() + "\n",
+                "openai-api-key", "notes\nuse " + fake.openAiProjectKey() + "\n",
+                "github-token", "notes\nuse " + githubToken() + "\n");
+        for (Map.Entry<String, String> file : files.entrySet()) {
+            double before = findings(file.getKey());
+            Path csv = Files.writeString(dir.resolve(file.getKey() + ".csv"), file.getValue());
+
+            assertThatThrownBy(() -> sdk(BOB_KEY).files().create(FileCreateParams.builder().file(csv).purpose(FilePurpose.USER_DATA).build()))
+                    .isInstanceOfSatisfying(BadRequestException.class, e -> assertThat(e.code()).hasValue("secret_detected"));
+
+            assertThat(findings(file.getKey())).as(file.getKey()).isGreaterThan(before);
+            assertThat(jdbc.sql("SELECT details FROM audit_record WHERE kind = 'SECRET_FINDING' AND user_name = 'bob'")
+                    .query(String.class).list()).as(file.getKey()).anySatisfy(record -> assertThat(record)
+                    .contains("\"rule\":\"" + file.getKey() + "\"").contains("secrets blocked").contains("file line 2"));
+        }
+        openAi.verify(0, anyRequestedFor(anyUrl()));
+    }
+
+    private double findings(String rule) {
+        Counter counter = meters.find("gateway.findings").tags("kind", "secret", "rule", rule, "team", "finance").counter();
+        return counter == null ? 0 : counter.count();
     }
 
     @Test
@@ -90,9 +123,11 @@ class SecretGuardrailsTest extends GatewayIntegrationTest {
                 .contains("personal data reported").doesNotContain(email));
     }
 
-    private static void assertBlocked(org.junit.jupiter.api.function.Executable call, String secret, String location, String rule) {
+    private static void assertBlocked(org.junit.jupiter.api.function.Executable call, String secret, String location, String rule,
+                                      String param) {
         assertThatThrownBy(call::execute).isInstanceOfSatisfying(BadRequestException.class, e -> {
             assertThat(e.code()).hasValue("secret_detected");
+            assertThat(e.param()).hasValue(param);
             assertThat(e.getMessage()).contains(location).contains(rule).doesNotContain(secret);
         });
     }

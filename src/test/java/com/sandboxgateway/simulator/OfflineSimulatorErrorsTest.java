@@ -39,7 +39,7 @@ class OfflineSimulatorErrorsTest extends SimulatorTest {
     void shouldAnswerIdsThatDoNotExistWithNotFound() {
         assertThatThrownBy(() -> openAi.files().retrieve("file-doesnotexist"))
                 .isInstanceOfSatisfying(NotFoundException.class,
-                        e -> assertThat(e.getMessage()).contains("No such object: file-doesnotexist"));
+                        e -> assertThat(e.getMessage()).contains("No such File: file-doesnotexist"));
         assertThatThrownBy(() -> openAi.containers().retrieve("cntr_doesnotexist"))
                 .isInstanceOf(NotFoundException.class);
         assertThatThrownBy(() -> openAi.responses().retrieve("resp_doesnotexist"))

@@ -1,7 +1,5 @@
 package com.sandboxgateway.simulator;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,8 +7,7 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -19,8 +16,11 @@ import java.util.stream.IntStream;
 
 import com.openai.client.OpenAIClient;
 import com.openai.core.http.StreamResponse;
+import com.openai.models.files.FileCreateParams;
+import com.openai.models.files.FilePurpose;
 import com.openai.models.responses.ResponseCreateParams;
 import com.openai.models.responses.ResponseStreamEvent;
+import com.openai.models.responses.Tool;
 import org.junit.jupiter.api.Test;
 
 class OfflineSimulatorLifecycleTest {
@@ -30,7 +30,6 @@ class OfflineSimulatorLifecycleTest {
         try (OfflineSimulator simulator = OfflineSimulator.start(0)) {
             assertThat(simulator.port()).isPositive();
             assertThat(simulator.baseUrl()).isEqualTo("http://127.0.0.1:" + simulator.port());
-            assertThat(simulator.wireMock().getOptions().bindAddress()).isEqualTo("127.0.0.1");
         }
     }
 
@@ -47,15 +46,12 @@ class OfflineSimulatorLifecycleTest {
     }
 
     @Test
-    void shouldReleaseThePortAndTheCopiedFilesOnClose() {
+    void shouldReleaseThePortOnClose() {
         OfflineSimulator simulator = OfflineSimulator.start(0);
         int port = simulator.port();
-        Path files = Path.of(simulator.wireMock().getOptions().filesRoot().getPath());
-        assertThat(files.resolve("mappings")).isDirectory();
 
         simulator.close();
 
-        assertThat(Files.exists(files)).isFalse();
         assertThatThrownBy(() -> new Socket("127.0.0.1", port).close()).isInstanceOf(ConnectException.class);
     }
 
@@ -76,13 +72,14 @@ class OfflineSimulatorLifecycleTest {
     }
 
     @Test
-    void shouldLetTestsVerifyTheRequestsItReceived() {
-        try (OfflineSimulator simulator = OfflineSimulator.start(0)) {
-            OpenAIClient openAi = SimulatorClients.sdkFor(simulator);
-            openAi.files().list();
-            openAi.close();
+    void shouldStartEachSimulatorEmpty() {
+        try (OfflineSimulator first = OfflineSimulator.start(0); OfflineSimulator second = OfflineSimulator.start(0)) {
+            OpenAIClient one = SimulatorClients.sdkFor(first);
+            one.files().create(FileCreateParams.builder().file("a,b\n1,2\n".getBytes(StandardCharsets.UTF_8))
+                    .purpose(FilePurpose.USER_DATA).build());
 
-            simulator.wireMock().verify(1, getRequestedFor(urlPathEqualTo("/v1/files")));
+            assertThat(one.files().list().data()).hasSize(1);
+            assertThat(SimulatorClients.sdkFor(second).files().list().data()).isEmpty();
         }
     }
 
@@ -92,7 +89,9 @@ class OfflineSimulatorLifecycleTest {
         try (OfflineSimulator simulator = OfflineSimulator.start(0);
                 ExecutorService pool = Executors.newFixedThreadPool(streams)) {
             OpenAIClient openAi = SimulatorClients.sdkFor(simulator);
-            ResponseCreateParams request = ResponseCreateParams.builder().model("gpt-4.1").input("hi").build();
+            ResponseCreateParams request = ResponseCreateParams.builder().model("gpt-4.1").input("plot")
+                    .addTool(Tool.CodeInterpreter.builder().container(Tool.CodeInterpreter.Container.CodeInterpreterToolAuto.builder()
+                            .build()).build()).build();
 
             List<CompletableFuture<Long>> counts = IntStream.range(0, streams)
                     .mapToObj(i -> CompletableFuture.supplyAsync(() -> countEvents(openAi, request), pool))
