@@ -1,0 +1,125 @@
+package com.sandboxgateway.tracing;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.sandboxgateway.support.OpenAiStub.example;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
+
+import com.openai.core.http.StreamResponse;
+import com.openai.errors.BadRequestException;
+import com.openai.models.responses.ResponseCreateParams;
+import com.openai.models.responses.ResponseStreamEvent;
+import com.sandboxgateway.support.GatewayIntegrationTest;
+import com.sandboxgateway.tracing.OtlpReceiver.ReceivedSpan;
+
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+
+/**
+ * With tracing on, every request is a trace exported over OTLP/HTTP (WireMock as the receiver): the span
+ * tree and attributes of a refused request and of a streamed one that ran code.
+ */
+@TestPropertySource(properties = "management.tracing.export.enabled=true")
+class RequestTracingTest extends GatewayIntegrationTest {
+
+    private static final OtlpReceiver OTLP = new OtlpReceiver();
+    private static final String EXAMPLE_CALL = "ci_68a93ab8671881a39e3ac17e69d804a6";
+
+    @DynamicPropertySource
+    static void otlpEndpoint(DynamicPropertyRegistry registry) {
+        registry.add("management.opentelemetry.tracing.export.otlp.endpoint", OTLP::endpoint);
+    }
+
+    @Autowired
+    SdkTracerProvider tracerProvider;
+
+    @Test
+    void shouldTraceARefusedRequestWithTheStepThatRefusedIt() {
+        String prompt = "Deploy with ghp_" + token(36);
+        assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input(prompt).build()))
+                .isInstanceOf(BadRequestException.class);
+        openAi.verify(0, anyRequestedFor(anyUrl()));
+
+        List<ReceivedSpan> trace = traceOf("gateway.refusal.code", "secret_detected");
+        ReceivedSpan request = only(trace, span -> span.kind().equals("SPAN_KIND_SERVER"));
+        assertThat(request.attributes()).containsEntry("gateway.team", "analytics").containsEntry("gateway.route", "responses_create")
+                .containsEntry("gateway.refusal.code", "secret_detected").containsEntry("error.type", "secret_detected");
+        ReceivedSpan refused = only(trace, span -> span.name().equals("policy PromptGuard"));
+        assertThat(refused.parentSpanId()).isEqualTo(request.spanId());
+        assertThat(refused.attributes()).containsEntry("gateway.policy.outcome", "refused").containsEntry("gateway.refusal.code", "secret_detected");
+        // Rate limits did work (a token taken, its headers set); the container rules had nothing to look at.
+        assertThat(only(trace, span -> span.name().equals("policy RateLimits")).attributes())
+                .containsEntry("gateway.policy.outcome", "changed");
+        assertThat(trace).extracting(ReceivedSpan::name).doesNotContain("policy ContainerRules", "policy TurnBudget")
+                .noneMatch(name -> name.startsWith("chat"));
+        assertThat(trace.toString()).doesNotContain(prompt.substring(prompt.indexOf("ghp_")));
+    }
+
+    @Test
+    void shouldTraceAStreamedResponseThatRanCodeDownToTheCodeBlock() {
+        String call = unique("ci_");
+        String response = unique("resp_");
+        openAi.stubFor(post("/v1/responses").willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+                .withBody(example("responses.stream.code-interpreter.sse").replace(EXAMPLE_CALL, call)
+                        .replace(EXAMPLE_RESPONSE_ID, response))));
+
+        try (StreamResponse<ResponseStreamEvent> stream = sdk(ALICE_KEY).responses().createStreaming(
+                ResponseCreateParams.builder().model("gpt-4.1").input("plot the revenue").build())) {
+            assertThat(stream.stream().count()).isEqualTo(18);
+        }
+
+        List<ReceivedSpan> trace = traceOf("gen_ai.response.id", response);
+        ReceivedSpan request = only(trace, span -> span.kind().equals("SPAN_KIND_SERVER"));
+        ReceivedSpan chat = only(trace, span -> span.name().equals("chat gpt-4.1"));
+        ReceivedSpan code = only(trace, span -> span.name().equals("execute_tool code_interpreter"));
+        assertThat(chat.parentSpanId()).isEqualTo(request.spanId());
+        assertThat(code.parentSpanId()).isEqualTo(chat.spanId());
+        assertThat(chat.kind()).isEqualTo("SPAN_KIND_CLIENT");
+        assertThat(chat.attributes()).containsEntry("gen_ai.operation.name", "chat").containsEntry("gen_ai.provider.name", "openai")
+                .containsEntry("gen_ai.request.model", "gpt-4.1").containsEntry("gen_ai.response.model", "gpt-4.1-2025-04-14")
+                .containsEntry("gen_ai.response.id", response).containsEntry("gen_ai.usage.input_tokens", "1520")
+                .containsKey("gen_ai.usage.output_tokens").containsEntry("http.response.status_code", "200");
+        assertThat(code.attributes()).containsEntry("gen_ai.operation.name", "execute_tool").containsEntry("gen_ai.tool.name", "code_interpreter")
+                .containsEntry("gen_ai.tool.call.id", call).containsEntry("gateway.code.status", "completed");
+        assertThat(request.attributes()).containsEntry("gateway.team", "analytics").containsEntry("gateway.turns.executed", "1")
+                .containsKey("gateway.turns.reserved").doesNotContainKey("gateway.refusal.code");
+        assertThat(only(trace, span -> span.name().equals("policy TurnBudget")).parentSpanId()).isEqualTo(request.spanId());
+    }
+
+    /** The spans of the one trace that holds a span with this attribute, once the exporter has sent them. */
+    private List<ReceivedSpan> traceOf(String attribute, String value) {
+        assertThat(tracerProvider.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).as("spans exported").isTrue();
+        List<String> traces = OTLP.spans().stream().filter(span -> value.equals(span.attributes().get(attribute)))
+                .map(ReceivedSpan::traceId).distinct().toList();
+        assertThat(traces).as("traces with " + attribute + "=" + value).hasSize(1);
+        return OTLP.spans().stream().filter(span -> span.traceId().equals(traces.getFirst())).toList();
+    }
+
+    private static ReceivedSpan only(List<ReceivedSpan> trace, java.util.function.Predicate<ReceivedSpan> which) {
+        List<ReceivedSpan> matching = trace.stream().filter(which).toList();
+        assertThat(matching).as("one matching span in " + trace).hasSize(1);
+        return matching.getFirst();
+    }
+
+    private static String token(int length) {
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        SecureRandom random = new SecureRandom();
+        StringBuilder token = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            token.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        return token.toString();
+    }
+}
