@@ -3,16 +3,27 @@ package com.sandboxgateway.tracing;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.sandboxgateway.support.OpenAiStub.example;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -22,16 +33,20 @@ import com.openai.core.http.StreamResponse;
 import com.openai.errors.BadRequestException;
 import com.openai.models.responses.ResponseCreateParams;
 import com.openai.models.responses.ResponseStreamEvent;
+import com.sandboxgateway.audit.AuditQuery;
+import com.sandboxgateway.audit.AuditTrail;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 import com.sandboxgateway.tracing.OtlpReceiver.ReceivedSpan;
 
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * With tracing on, every request is a trace exported over OTLP/HTTP (WireMock as the receiver): the span
  * tree and attributes of a refused request and of a streamed one that ran code.
  */
-@TestPropertySource(properties = "management.tracing.export.enabled=true")
+@TestPropertySource(properties = {"management.tracing.export.enabled=true", "logging.structured.format.console=ecs"})
+@ExtendWith(OutputCaptureExtension.class)
 class RequestTracingTest extends GatewayIntegrationTest {
 
     private static final OtlpReceiver OTLP = new OtlpReceiver();
@@ -42,18 +57,34 @@ class RequestTracingTest extends GatewayIntegrationTest {
         registry.add("management.opentelemetry.tracing.export.otlp.endpoint", OTLP::endpoint);
     }
 
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     @Autowired
     SdkTracerProvider tracerProvider;
 
+    @Autowired
+    AuditTrail trail;
+
+    @LocalManagementPort
+    int managementPort;
+
+    private String requestId;
+
     @Test
-    void shouldTraceARefusedRequestWithTheStepThatRefusedIt() {
+    void shouldTraceARefusedRequestWithTheStepThatRefusedIt(CapturedOutput output) {
         String prompt = "Deploy with ghp_" + token(36);
         assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input(prompt).build()))
-                .isInstanceOf(BadRequestException.class);
+                .isInstanceOfSatisfying(BadRequestException.class, e -> requestId = e.headers().values("x-request-id").getFirst());
         openAi.verify(0, anyRequestedFor(anyUrl()));
 
-        List<ReceivedSpan> trace = traceOf("gateway.refusal.code", "secret_detected");
+        List<ReceivedSpan> trace = traceOf("gateway.request_id", requestId);
         ReceivedSpan request = only(trace, span -> span.kind().equals("SPAN_KIND_SERVER"));
+        String traceId = request.traceId();
+        assertThat(trail.query(new AuditQuery("alice", null, null, null, null, null, "SECRET_FINDING", null, null, 10_000)))
+                .filteredOn(stored -> requestId.equals(stored.record().requestId())).singleElement()
+                .satisfies(stored -> assertThat(stored.record().traceId()).isEqualTo(traceId));
+        assertThat(output.getOut().lines().filter(line -> line.contains(requestId))).isNotEmpty()
+                .allSatisfy(line -> assertThat(JSON.readTree(line).path("traceId").asString()).isEqualTo(traceId));
         assertThat(request.attributes()).containsEntry("gateway.team", "analytics").containsEntry("gateway.route", "responses_create")
                 .containsEntry("gateway.refusal.code", "secret_detected").containsEntry("error.type", "secret_detected");
         ReceivedSpan refused = only(trace, span -> span.name().equals("policy PromptGuard"));
@@ -96,6 +127,34 @@ class RequestTracingTest extends GatewayIntegrationTest {
         assertThat(request.attributes()).containsEntry("gateway.team", "analytics").containsEntry("gateway.turns.executed", "1")
                 .containsKey("gateway.turns.reserved").doesNotContainKey("gateway.refusal.code");
         assertThat(only(trace, span -> span.name().equals("policy TurnBudget")).parentSpanId()).isEqualTo(request.spanId());
+        assertThat(trail.query(new AuditQuery("alice", null, null, null, null, null, "CODE_EXECUTION", null, null, 10_000)))
+                .filteredOn(stored -> call.equals(stored.record().callId())).singleElement()
+                .satisfies(stored -> assertThat(stored.record().traceId()).isEqualTo(request.traceId()));
+    }
+
+    @Test
+    void shouldLinkTheUpstreamLatencyHistogramToTracesThroughExemplars() throws Exception {
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), unique("cntr_"))
+                .replace(EXAMPLE_CALL, unique("ci_")))));
+        sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("plot").build());
+
+        HttpResponse<String> scrape;
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            scrape = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/actuator/prometheus"))
+                    .header("Accept", "application/openmetrics-text; version=1.0.0; charset=utf-8").build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+        Matcher exemplar = Pattern.compile("^gateway_upstream_latency_seconds_bucket\\{[^}]*route=\"responses_create\"[^}]*} \\S+ "
+                + "# \\{[^}]*trace_id=\"([0-9a-f]{32})\"", Pattern.MULTILINE).matcher(scrape.body());
+        List<String> traced = new java.util.ArrayList<>();
+        while (exemplar.find()) {
+            traced.add(exemplar.group(1));
+        }
+        assertThat(traced).as("exemplars on the latency buckets").isNotEmpty();
+        assertThat(tracerProvider.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).isTrue();
+        List<String> upstreamCalls = OTLP.spans().stream().filter(span -> span.name().startsWith("chat "))
+                .map(ReceivedSpan::traceId).toList();
+        assertThat(upstreamCalls).containsAll(traced);
     }
 
     /** The spans of the one trace that holds a span with this attribute, once the exporter has sent them. */
