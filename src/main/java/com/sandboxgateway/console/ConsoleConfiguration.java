@@ -22,6 +22,7 @@ import org.springframework.web.servlet.function.ServerResponse;
 import com.sandboxgateway.audit.AuditLog;
 import com.sandboxgateway.audit.AuditTrail;
 import com.sandboxgateway.auth.ApiKeyAuthenticator;
+import com.sandboxgateway.upstream.UpstreamClient;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -38,15 +39,18 @@ class ConsoleConfiguration {
 
     @Bean
     RouterFunction<ServerResponse> consoleRoutes(AuditTrail trail, AuditLog auditLog, ApiKeyAuthenticator authenticator,
-                                                 ConsoleProperties properties, JsonMapper json, Clock clock) {
+                                                 UpstreamClient upstream, ConsoleProperties properties, JsonMapper json,
+                                                 Clock clock) {
         ConsoleSessions sessions = new ConsoleSessions(properties, clock);
         Reviews reviews = new Reviews(trail, auditLog, json, clock);
-        ReviewHandlers pages = new ReviewHandlers(trail, reviews, new ReviewQueue(trail, reviews, properties.queueScanLimit()), json);
+        ReviewHandlers pages = new ReviewHandlers(trail, reviews, new ReviewQueue(trail, reviews, properties.queueScanLimit()),
+                new ContainerFiles(upstream, json), json);
         LoginHandlers login = new LoginHandlers(authenticator, sessions);
         String css = styleSheet();
         RouterFunction<ServerResponse> guarded = RouterFunctions.route()
                 .GET(Layout.BASE, pages::queue)
                 .GET(Layout.BASE + "/records/{seq}", pages::record)
+                .GET(Layout.BASE + "/records/{seq}/files/{file}", pages::image)
                 .POST(Layout.BASE + "/records/{seq}/review", pages::review)
                 .GET(Layout.BASE + "/search", pages::search)
                 .GET(Layout.BASE + "/verify", pages::verify)

@@ -29,7 +29,9 @@ final class PythonHighlighter {
     private PythonHighlighter() {
     }
 
-    static String highlight(String code) {
+    static String highlight(String source) {
+        // A last newline ends the last line; it does not start an empty one.
+        String code = source.endsWith("\n") ? source.substring(0, source.length() - 1) : source;
         Lines lines = new Lines();
         Matcher token = TOKEN.matcher(code);
         int at = 0;

@@ -17,7 +17,7 @@ final class RecordView {
 
     /** Everything the page shows, read by the handler. */
     record Model(StoredRecord stored, LinkStatus link, List<Review> reviews, List<StoredRecord> timeline,
-                 List<Output> outputs, JsonNode details, String notice) {
+                 List<Output> outputs, ContainerFiles.Listing files, JsonNode details, String notice) {
     }
 
     private RecordView() {
@@ -38,6 +38,9 @@ final class RecordView {
                     .append("</code></pre></section>\n");
         }
         body.append(outputs(model.outputs(), record.outputsTruncated()));
+        if (model.files() != null) {
+            body.append(files(model.stored(), model.files()));
+        }
         body.append(chain(model.stored(), model.link()));
         body.append(timeline(model.stored(), model.timeline()));
         body.append(reviews(user, model.stored(), model.reviews()));
@@ -94,6 +97,37 @@ final class RecordView {
             }
         }
         return html.append("</section>\n").toString();
+    }
+
+    private static String files(StoredRecord stored, ContainerFiles.Listing listing) {
+        StringBuilder html = new StringBuilder("<section aria-labelledby=\"files-h\"><h2 id=\"files-h\">Files in the container</h2>\n");
+        if (listing.unavailable() != null) {
+            html.append("<p>The gateway cannot fetch this container's files: ").append(esc(listing.unavailable())).append(".</p>\n");
+            var named = ContainerFiles.pathsNamedIn(stored.record().code());
+            if (!named.isEmpty()) {
+                html.append("<p>Files this block's code names:</p><ul class=\"named-files\">");
+                named.forEach(path -> html.append("<li><code>").append(esc(path)).append("</code></li>"));
+                html.append("</ul>\n");
+            }
+            return html.append("</section>\n").toString();
+        }
+        if (listing.files().isEmpty()) {
+            return html.append("<p>The container holds no files.</p></section>\n").toString();
+        }
+        html.append("<p>As the container holds them now, from every block of its session.</p>\n<ul class=\"files\">");
+        for (ContainerFiles.ContainerFile file : listing.files()) {
+            String caption = "<code>" + esc(file.path()) + "</code> (" + file.bytes() + " bytes, " + esc(file.source()) + ")";
+            html.append("<li>");
+            if (file.looksLikeImage()) {
+                html.append("<figure><img src=\"").append(Layout.BASE).append("/records/").append(stored.seq()).append("/files/")
+                        .append(esc(file.id())).append("\" alt=\"Image ").append(esc(file.path())).append(" from the container\">")
+                        .append("<figcaption>").append(caption).append("</figcaption></figure>");
+            } else {
+                html.append(caption);
+            }
+            html.append("</li>");
+        }
+        return html.append("</ul></section>\n").toString();
     }
 
     private static String chain(StoredRecord stored, LinkStatus link) {

@@ -13,11 +13,13 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.audit.AuditQuery;
+import com.sandboxgateway.audit.AuditRecord;
 import com.sandboxgateway.audit.AuditTrail;
 import com.sandboxgateway.audit.ChainVerification;
 import com.sandboxgateway.audit.StoredRecord;
@@ -35,12 +37,14 @@ final class ReviewHandlers {
     private final AuditTrail trail;
     private final Reviews reviews;
     private final ReviewQueue queue;
+    private final ContainerFiles files;
     private final JsonMapper json;
 
-    ReviewHandlers(AuditTrail trail, Reviews reviews, ReviewQueue queue, JsonMapper json) {
+    ReviewHandlers(AuditTrail trail, Reviews reviews, ReviewQueue queue, ContainerFiles files, JsonMapper json) {
         this.trail = trail;
         this.reviews = reviews;
         this.queue = queue;
+        this.files = files;
         this.json = json;
     }
 
@@ -67,11 +71,24 @@ final class ReviewHandlers {
             return notFound(request);
         }
         StoredRecord stored = found.get();
+        AuditRecord record = stored.record();
         RecordView.Model model = new RecordView.Model(stored, trail.link(stored), reviews.of(stored), timeline(stored),
-                CodeOutputs.read(stored.record().outputs(), json),
+                CodeOutputs.read(record.outputs(), json),
+                record.kind() == AuditRecord.Kind.CODE_EXECUTION ? files.list(record.team(), record.containerId()) : null,
                 json.readTree(stored.record().details() == null ? "{}" : stored.record().details()),
                 request.param("reviewed").isPresent() ? "Your review was recorded in the audit trail." : null);
         return html(HttpStatus.OK, RecordView.render(ConsoleUser.of(request), model));
+    }
+
+    /** An image of the record's own container (never another's: the container comes from the record). */
+    ServerResponse image(ServerRequest request) {
+        Optional<ContainerFiles.Image> image = stored(request).filter(stored -> stored.record().kind() == AuditRecord.Kind.CODE_EXECUTION)
+                .flatMap(stored -> files.image(stored.record().team(), stored.record().containerId(), request.pathVariable("file")));
+        if (image.isEmpty()) {
+            return html(HttpStatus.NOT_FOUND, Layout.page("No such image", ConsoleUser.of(request),
+                    "<p role=\"alert\">The container no longer holds this file, or it is not an image.</p>"));
+        }
+        return ServerResponse.ok().contentType(MediaType.parseMediaType(image.get().mediaType())).body(image.get().bytes());
     }
 
     ServerResponse review(ServerRequest request) {

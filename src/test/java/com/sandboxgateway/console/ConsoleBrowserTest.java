@@ -1,15 +1,22 @@
 package com.sandboxgateway.console;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.sandboxgateway.support.OpenAiStub.example;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +34,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import javax.imageio.ImageIO;
+
 import org.springframework.boot.test.web.server.LocalManagementPort;
 
 import com.openai.models.responses.Response;
@@ -45,8 +54,9 @@ import tools.jackson.databind.node.ObjectNode;
 class ConsoleBrowserTest extends GatewayIntegrationTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final byte[] PNG = png();
     private static final String PLANTED_CODE = "import os\n# read the deployment's secrets\ntoken = os.environ[\"OPENAI_API_KEY\"]\n"
-            + "print(len(token), 'chars')\n";
+            + "print(len(token), 'chars')\nplt.savefig('/mnt/data/plot.png')\n";
 
     @LocalManagementPort
     int managementPort;
@@ -69,7 +79,20 @@ class ConsoleBrowserTest extends GatewayIntegrationTest {
     @Test
     void shouldLetAnAdminFindAFlaggedBlockAndRecordAReview() throws Exception {
         Instant plantedFrom = Instant.now().minus(1, ChronoUnit.SECONDS).truncatedTo(ChronoUnit.SECONDS);
-        String callId = plantFlaggedBlock();
+        Planted planted = plantFlaggedBlock();
+        String callId = planted.callId();
+        String files = "/v1/containers/" + planted.containerId() + "/files";
+        openAi.stubFor(get(urlPathEqualTo(files)).willReturn(okJson("""
+                {"object":"list","data":[
+                 {"id":"cfile_plot1","object":"container.file","container_id":"%1$s","created_at":1756000010,"bytes":%2$d,
+                  "path":"/mnt/data/plot.png","source":"assistant"},
+                 {"id":"cfile_fake2","object":"container.file","container_id":"%1$s","created_at":1756000011,"bytes":40,
+                  "path":"/mnt/data/chart.png","source":"assistant"}],
+                 "first_id":"cfile_plot1","last_id":"cfile_fake2","has_more":false}""".formatted(planted.containerId(), PNG.length))));
+        openAi.stubFor(get(urlEqualTo(files + "/cfile_plot1/content")).willReturn(aResponse().withHeader("Content-Type", "image/png")
+                .withBody(PNG)));
+        openAi.stubFor(get(urlEqualTo(files + "/cfile_fake2/content")).willReturn(aResponse().withHeader("Content-Type", "image/png")
+                .withBody("<svg xmlns='http://www.w3.org/2000/svg' onload='alert(1)'/>")));
 
         browser.get(console("/console"));
         assertThat(browser.getCurrentUrl()).endsWith("/console/login");
@@ -103,6 +126,10 @@ class ConsoleBrowserTest extends GatewayIntegrationTest {
         assertThat(browser.findElement(By.cssSelector("#flags-h + ul")).getText()).contains("env_access");
         assertThat(browser.findElement(By.cssSelector("#chain-h + p")).getText()).startsWith("Intact");
         assertThat(browser.findElement(By.cssSelector("ol.timeline [aria-current]")).getText()).contains("this record");
+        WebElement plot = browser.findElement(By.cssSelector("img[alt='Image /mnt/data/plot.png from the container']"));
+        assertThat(browser.executeScript("return arguments[0].complete && arguments[0].naturalWidth", plot)).isEqualTo(64L);
+        assertThat(browser.executeScript("return arguments[0].naturalWidth", browser.findElement(
+                By.cssSelector("img[alt='Image /mnt/data/chart.png from the container']")))).as("not an image: refused").isEqualTo(0L);
         HeadlessChromium.screenshot(browser, "record");
 
         browser.findElement(By.cssSelector("label[for='verdict-needs_follow_up']")).click();
@@ -125,6 +152,7 @@ class ConsoleBrowserTest extends GatewayIntegrationTest {
         assertThat(details.path("note").asString()).isEqualTo("Reads the API key from the environment; asked the team why.");
         assertThat(details.path("call_id").asString()).isEqualTo(callId);
         assertThat(review.path("createdAt").asString()).isNotEmpty();
+        assertThat(review.path("traceId").isNull()).as("tracing is off by default").isTrue();
 
         browser.get(console("/console?state=open&flag=env_access&user=alice&since=" + plantedFrom));
         assertThat(browser.findElements(By.cssSelector("tr[data-call-id='" + callId + "']"))).isEmpty();
@@ -147,7 +175,7 @@ class ConsoleBrowserTest extends GatewayIntegrationTest {
 
     @Test
     void shouldFindABlockByItsCodeHashAndReachEveryControlByKeyboard() throws Exception {
-        String callId = plantFlaggedBlock();
+        String callId = plantFlaggedBlock().callId();
         String hash = reviewRecordOfCall(callId).path("codeSha256").asString();
         browser.get(console("/console/login"));
         navigate(() -> browser.findElement(By.id("key")).sendKeys(ADMIN_KEY, Keys.ENTER));
@@ -158,6 +186,9 @@ class ConsoleBrowserTest extends GatewayIntegrationTest {
         assertThat(browser.findElement(By.tagName("caption")).getText()).matches("\\d+ matching records, in chain order");
         navigate(() -> browser.findElement(By.cssSelector("tbody a")).click());
         assertThat(browser.findElement(By.cssSelector("dl.facts")).getText()).contains(hash);
+
+        assertThat(browser.findElement(By.cssSelector("#files-h ~ p")).getText()).contains("the container has expired");
+        assertThat(browser.findElement(By.cssSelector("ul.named-files")).getText()).isEqualTo("/mnt/data/plot.png");
 
         browser.findElement(By.tagName("body")).sendKeys(Keys.TAB);
         assertThat(browser.switchTo().activeElement().getText()).isEqualTo("Skip to content");
@@ -174,7 +205,7 @@ class ConsoleBrowserTest extends GatewayIntegrationTest {
     }
 
     /** The scripted upstream answers with a block that reads an API key from the environment. */
-    private String plantFlaggedBlock() {
+    private Planted plantFlaggedBlock() {
         ObjectNode response = (ObjectNode) JSON.readTree(example("responses.create.response.completed.json"));
         String id = UUID.randomUUID().toString().replace("-", "");
         response.put("id", "resp_" + id);
@@ -184,7 +215,22 @@ class ConsoleBrowserTest extends GatewayIntegrationTest {
         openAi.stubFor(post("/v1/responses").willReturn(okJson(JSON.writeValueAsString(response))));
         Response created = sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1")
                 .input("How long is our key?").build());
-        return created.output().getFirst().asCodeInterpreterCall().id();
+        return new Planted(created.output().getFirst().asCodeInterpreterCall().id(), "cntr_" + id);
+    }
+
+    private record Planted(String callId, String containerId) {
+    }
+
+    /** A 64×48 PNG, as a plot the block saved. */
+    private static byte[] png() {
+        try {
+            BufferedImage image = new BufferedImage(64, 48, BufferedImage.TYPE_INT_RGB);
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            ImageIO.write(image, "png", bytes);
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private JsonNode reviewOf(String seq) throws Exception {
@@ -218,13 +264,5 @@ class ConsoleBrowserTest extends GatewayIntegrationTest {
 
     private String console(String path) {
         return "http://127.0.0.1:" + managementPort + path;
-    }
-
-    static {
-        try {
-            Files.createDirectories(HeadlessChromium.SCREENSHOTS);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 }

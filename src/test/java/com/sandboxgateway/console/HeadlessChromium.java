@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -39,8 +40,11 @@ final class HeadlessChromium {
         return driver;
     }
 
-    /** Saves what the browser shows as {@code target/console-screenshots/<name>.png}, kept as a test artifact. */
+    /** Saves the whole page as {@code target/console-screenshots/<name>.png}, kept as a test artifact. */
     static Path screenshot(ChromeDriver driver, String name) {
+        Dimension viewport = driver.manage().window().getSize();
+        long height = (Long) driver.executeScript("return document.documentElement.scrollHeight");
+        driver.manage().window().setSize(new Dimension(viewport.getWidth(), (int) Math.min(height + 150, 8000)));
         try {
             Files.createDirectories(SCREENSHOTS);
             Path target = SCREENSHOTS.resolve(name + ".png");
@@ -48,6 +52,8 @@ final class HeadlessChromium {
             return target;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            driver.manage().window().setSize(viewport);
         }
     }
 
