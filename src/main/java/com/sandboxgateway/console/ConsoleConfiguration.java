@@ -10,6 +10,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.boot.actuate.autoconfigure.web.server.ConditionalOnManagementPort;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.io.ClassPathResource;
@@ -27,10 +29,12 @@ import com.sandboxgateway.upstream.UpstreamClient;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The review console's routes, in the management server only. Deliberately not annotated: it is imported
- * through {@code ManagementContextConfiguration.imports} (as a configuration for any management context) and
- * so never picked up by the application's component scan, which would also serve it on the public port.
+ * The review console's routes, in the management server only. Not a {@code @Configuration}: it is imported
+ * through {@code ManagementContextConfiguration.imports} and so never picked up by the application's
+ * component scan, which would also serve it on the public port; and when the management endpoints share the
+ * public port there is no console at all.
  */
+@ConditionalOnManagementPort(ManagementPortType.DIFFERENT)
 class ConsoleConfiguration {
 
     /** Pages never go to a cache or a third party, run no inline script and are never framed. */
