@@ -2,6 +2,7 @@ package com.sandboxgateway.audit;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -42,6 +43,19 @@ public final class AuditTrail {
         return jdbc.sql("SELECT seq FROM audit_record WHERE code_sha256 = :hash ORDER BY seq LIMIT :limit")
                 .param("hash", sha256).param("limit", limit).query(Long.class).list().stream()
                 .flatMap(seq -> record(seq).stream()).toList();
+    }
+
+    /**
+     * The records of a session around one of its records, in chain order: up to {@code around} before it,
+     * the record itself and up to {@code around} after it (read by index, however long the session).
+     */
+    public List<StoredRecord> sessionAround(String session, long seq, int around) {
+        List<Long> before = jdbc.sql("SELECT seq FROM audit_record WHERE session_id = :session AND seq < :seq ORDER BY seq DESC LIMIT :n")
+                .param("session", session).param("seq", seq).param("n", around).query(Long.class).list();
+        List<Long> after = jdbc.sql("SELECT seq FROM audit_record WHERE session_id = :session AND seq > :seq ORDER BY seq LIMIT :n")
+                .param("session", session).param("seq", seq).param("n", around).query(Long.class).list();
+        return Stream.of(before.reversed(), List.of(seq), after).flatMap(List::stream)
+                .flatMap(place -> record(place).stream()).toList();
     }
 
     /**

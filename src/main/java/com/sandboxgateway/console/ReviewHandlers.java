@@ -142,16 +142,8 @@ final class ReviewHandlers {
 
     /** The records of the block's session around it: up to ten before and ten after. */
     private List<StoredRecord> timeline(StoredRecord stored) {
-        if (stored.record().session() == null) {
-            return List.of();
-        }
-        List<StoredRecord> session = trail.query(new AuditQuery(null, null, stored.record().session(), null, null, null, null,
-                null, null, 10_000));
-        int here = 0;
-        while (here < session.size() && session.get(here).seq() != stored.seq()) {
-            here++;
-        }
-        return session.subList(Math.max(0, here - TIMELINE_AROUND), Math.min(session.size(), here + TIMELINE_AROUND + 1));
+        return stored.record().session() == null ? List.of()
+                : trail.sessionAround(stored.record().session(), stored.seq(), TIMELINE_AROUND);
     }
 
     private Optional<StoredRecord> stored(ServerRequest request) {
