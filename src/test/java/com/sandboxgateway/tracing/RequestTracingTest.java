@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -71,7 +72,7 @@ class RequestTracingTest extends GatewayIntegrationTest {
     private String requestId;
 
     @Test
-    void shouldTraceARefusedRequestWithTheStepThatRefusedIt(CapturedOutput output) {
+    void shouldTraceARefusedRequestWithTheStepThatRefusedIt(CapturedOutput output) throws Exception {
         String prompt = "Deploy with ghp_" + token(36);
         assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input(prompt).build()))
                 .isInstanceOfSatisfying(BadRequestException.class, e -> requestId = e.headers().values("x-request-id").getFirst());
@@ -99,7 +100,7 @@ class RequestTracingTest extends GatewayIntegrationTest {
     }
 
     @Test
-    void shouldTraceAStreamedResponseThatRanCodeDownToTheCodeBlock() {
+    void shouldTraceAStreamedResponseThatRanCodeDownToTheCodeBlock() throws Exception {
         String call = unique("ci_");
         String response = unique("resp_");
         openAi.stubFor(post("/v1/responses").willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
@@ -151,19 +152,44 @@ class RequestTracingTest extends GatewayIntegrationTest {
             traced.add(exemplar.group(1));
         }
         assertThat(traced).as("exemplars on the latency buckets").isNotEmpty();
-        assertThat(tracerProvider.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).isTrue();
-        List<String> upstreamCalls = OTLP.spans().stream().filter(span -> span.name().startsWith("chat "))
-                .map(ReceivedSpan::traceId).toList();
-        assertThat(upstreamCalls).containsAll(traced);
+        List<String> upstreamCalls = exported(spans -> {
+            List<String> calls = spans.stream().filter(span -> span.name().startsWith("chat ")).map(ReceivedSpan::traceId).toList();
+            return calls.containsAll(traced) ? calls : null;
+        });
+        assertThat(upstreamCalls).as("the exemplars' traces among the exported upstream calls").isNotNull().containsAll(traced);
     }
 
     /** The spans of the one trace that holds a span with this attribute, once the exporter has sent them. */
-    private List<ReceivedSpan> traceOf(String attribute, String value) {
-        assertThat(tracerProvider.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).as("spans exported").isTrue();
-        List<String> traces = OTLP.spans().stream().filter(span -> value.equals(span.attributes().get(attribute)))
-                .map(ReceivedSpan::traceId).distinct().toList();
-        assertThat(traces).as("traces with " + attribute + "=" + value).hasSize(1);
-        return OTLP.spans().stream().filter(span -> span.traceId().equals(traces.getFirst())).toList();
+    /**
+     * The spans of the one trace that holds a span with this attribute, once it is complete: the server span,
+     * which ends last (after the client has its answer), has been exported too.
+     */
+    private List<ReceivedSpan> traceOf(String attribute, String value) throws InterruptedException {
+        List<ReceivedSpan> trace = exported(spans -> {
+            List<String> traces = spans.stream().filter(span -> value.equals(span.attributes().get(attribute)))
+                    .map(ReceivedSpan::traceId).distinct().toList();
+            List<ReceivedSpan> spansOfTrace = spans.stream().filter(span -> traces.contains(span.traceId())).toList();
+            return spansOfTrace.stream().anyMatch(span -> span.kind().equals("SPAN_KIND_SERVER")) ? spansOfTrace : null;
+        });
+        assertThat(trace).as("a complete trace with " + attribute + "=" + value + " in " + OTLP.spans()).isNotNull();
+        assertThat(trace.stream().map(ReceivedSpan::traceId).distinct()).as("one trace").hasSize(1);
+        return trace;
+    }
+
+    /**
+     * Flushes the exporter until {@code complete} finds what it looks for in the spans received, and returns
+     * that; {@code null} when it never does (the bound only keeps a broken build from hanging).
+     */
+    private <T> T exported(Function<List<ReceivedSpan>, T> complete) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            assertThat(tracerProvider.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).as("spans exported").isTrue();
+            T found = complete.apply(OTLP.spans());
+            if (found != null || System.nanoTime() > deadline) {
+                return found;
+            }
+            Thread.sleep(20);
+        }
     }
 
     private static ReceivedSpan only(List<ReceivedSpan> trace, java.util.function.Predicate<ReceivedSpan> which) {
