@@ -2,7 +2,6 @@ package com.sandboxgateway.console;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -34,7 +33,7 @@ final class Html {
 
     /** A query string of the non-empty parameters, escaped for an {@code href}. */
     static String query(Map<String, String> parameters) {
-        String query = new LinkedHashMap<>(parameters).entrySet().stream()
+        String query = parameters.entrySet().stream()
                 .filter(parameter -> parameter.getValue() != null && !parameter.getValue().isEmpty())
                 .map(parameter -> encode(parameter.getKey()) + "=" + encode(parameter.getValue()))
                 .collect(Collectors.joining("&"));

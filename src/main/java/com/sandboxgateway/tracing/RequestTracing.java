@@ -60,7 +60,7 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
             throw e;
         }
         if (decision instanceof Decision.Reject reject) {
-            stepSpan(request, step, started, "refused").tag(GenAi.REFUSAL, reject.code().code())
+            stepSpan(request, step, started, "refused").tag(SpanAttributes.REFUSAL, reject.code().code())
                     .end(micros(clock.instant()), TimeUnit.MICROSECONDS);
         } else if (!before.equals(StepFootprint.of(exchange))) {
             stepSpan(request, step, started, "changed").end(micros(clock.instant()), TimeUnit.MICROSECONDS);
@@ -71,8 +71,8 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
     /** A step's span is made once the step is over, since only then is it known whether it did work. */
     private Span stepSpan(Span request, RequestStep step, Instant started, String outcome) {
         String name = step.getClass().getSimpleName();
-        return tracer.spanBuilder().setParent(request.context()).name("policy " + name).tag(GenAi.STEP, name)
-                .tag(GenAi.STEP_OUTCOME, outcome).startTimestamp(micros(started), TimeUnit.MICROSECONDS).start();
+        return tracer.spanBuilder().setParent(request.context()).name("policy " + name).tag(SpanAttributes.STEP, name)
+                .tag(SpanAttributes.STEP_OUTCOME, outcome).startTimestamp(micros(started), TimeUnit.MICROSECONDS).start();
     }
 
     /** Opens the client span of the call to OpenAI, current until the returned call is closed. */
@@ -85,14 +85,14 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         String requestedModel = model && exchange.json() != null ? exchange.json().path("model").asString(null) : null;
         Span.Builder builder = tracer.spanBuilder().setParent(request.context()).kind(Span.Kind.CLIENT)
                 .name(model ? "chat" + (requestedModel == null ? "" : " " + requestedModel) : "openai " + routeName(exchange))
-                .tag(GenAi.PROVIDER, "openai");
+                .tag(SpanAttributes.PROVIDER, "openai");
         if (model) {
-            builder.tag(GenAi.OPERATION, "chat");
+            builder.tag(SpanAttributes.OPERATION, "chat");
             if (requestedModel != null) {
-                builder.tag(GenAi.REQUEST_MODEL, requestedModel);
+                builder.tag(SpanAttributes.REQUEST_MODEL, requestedModel);
             }
             if (exchange.session() != null) {
-                builder.tag(GenAi.CONVERSATION, exchange.session());
+                builder.tag(SpanAttributes.CONVERSATION, exchange.session());
             }
         }
         Span client = builder.start();
@@ -155,19 +155,19 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         if (request == null) {
             return;
         }
-        request.tag(GenAi.TEAM, exchange.principal().team()).tag(GenAi.ROUTE, routeName(exchange))
-                .tag(GenAi.REQUEST_ID, exchange.requestId());
+        request.tag(SpanAttributes.TEAM, exchange.principal().team()).tag(SpanAttributes.ROUTE, routeName(exchange))
+                .tag(SpanAttributes.REQUEST_ID, exchange.requestId());
         if (exchange.session() != null) {
-            request.tag(GenAi.CONVERSATION, exchange.session());
+            request.tag(SpanAttributes.CONVERSATION, exchange.session());
         }
         if (traced != null) {
             if (traced.reserved != null) {
-                request.tag(GenAi.TURNS_RESERVED, traced.reserved);
+                request.tag(SpanAttributes.TURNS_RESERVED, traced.reserved);
             }
-            request.tag(GenAi.TURNS_EXECUTED, traced.executed);
+            request.tag(SpanAttributes.TURNS_EXECUTED, traced.executed);
         }
         if (failure != null) {
-            request.tag(GenAi.REFUSAL, failure.code()).tag(GenAi.ERROR_TYPE, failure.code());
+            request.tag(SpanAttributes.REFUSAL, failure.code()).tag(SpanAttributes.ERROR_TYPE, failure.code());
         }
     }
 
@@ -197,22 +197,22 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         }
 
         void response(JsonNode response) {
-            tagIfPresent(GenAi.RESPONSE_ID, response.path("id").asString(null));
-            tagIfPresent(GenAi.RESPONSE_MODEL, response.path("model").asString(null));
+            tagIfPresent(SpanAttributes.RESPONSE_ID, response.path("id").asString(null));
+            tagIfPresent(SpanAttributes.RESPONSE_MODEL, response.path("model").asString(null));
             JsonNode usage = response.path("usage");
             if (usage.has("input_tokens")) {
-                client.tag(GenAi.INPUT_TOKENS, usage.path("input_tokens").asLong());
+                client.tag(SpanAttributes.INPUT_TOKENS, usage.path("input_tokens").asLong());
             }
             if (usage.has("output_tokens")) {
-                client.tag(GenAi.OUTPUT_TOKENS, usage.path("output_tokens").asLong());
+                client.tag(SpanAttributes.OUTPUT_TOKENS, usage.path("output_tokens").asLong());
             }
         }
 
         void codeStarted(JsonNode item) {
             String callId = item.path("id").asString("");
             open.computeIfAbsent(callId, id -> tracer.spanBuilder().setParent(client.context())
-                    .name("execute_tool code_interpreter").tag(GenAi.OPERATION, "execute_tool")
-                    .tag(GenAi.TOOL_NAME, "code_interpreter").tag(GenAi.TOOL_TYPE, "extension").tag(GenAi.TOOL_CALL_ID, id)
+                    .name("execute_tool code_interpreter").tag(SpanAttributes.OPERATION, "execute_tool")
+                    .tag(SpanAttributes.TOOL_NAME, "code_interpreter").tag(SpanAttributes.TOOL_TYPE, "extension").tag(SpanAttributes.TOOL_CALL_ID, id)
                     .start());
         }
 
@@ -220,9 +220,9 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
             Span code = open.remove(item.path("id").asString(""));
             if (code != null) {
                 String status = item.path("status").asString("unknown");
-                code.tag(GenAi.CODE_STATUS, status);
+                code.tag(SpanAttributes.CODE_STATUS, status);
                 if (!"completed".equals(status)) {
-                    code.tag(GenAi.ERROR_TYPE, status);
+                    code.tag(SpanAttributes.ERROR_TYPE, status);
                 }
                 code.end();
                 executed++;
@@ -230,9 +230,9 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         }
 
         void endOpenCalls() {
-            open.values().forEach(span -> span.tag(GenAi.CODE_STATUS, "unfinished").end());
+            open.values().forEach(span -> span.tag(SpanAttributes.CODE_STATUS, "unfinished").end());
             open.clear();
-            client.tag(GenAi.TURNS_EXECUTED, executed);
+            client.tag(SpanAttributes.TURNS_EXECUTED, executed);
         }
 
         private void tagIfPresent(String key, String value) {
@@ -258,9 +258,9 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         /** OpenAI's status; an error status marks the span. */
         public void answered(int status) {
             if (span != null) {
-                span.tag(GenAi.HTTP_STATUS, status);
+                span.tag(SpanAttributes.HTTP_STATUS, status);
                 if (status >= 400) {
-                    span.tag(GenAi.ERROR_TYPE, Integer.toString(status));
+                    span.tag(SpanAttributes.ERROR_TYPE, Integer.toString(status));
                 }
             }
         }

@@ -4,7 +4,7 @@ package com.sandboxgateway.tracing;
  * Attribute names from the OpenTelemetry GenAI semantic conventions (and the gateway's own, under
  * {@code gateway.}) that the gateway's spans carry.
  */
-final class GenAi {
+final class SpanAttributes {
 
     static final String OPERATION = "gen_ai.operation.name";
     static final String PROVIDER = "gen_ai.provider.name";
@@ -30,6 +30,6 @@ final class GenAi {
     static final String STEP_OUTCOME = "gateway.policy.outcome";
     static final String CODE_STATUS = "gateway.code.status";
 
-    private GenAi() {
+    private SpanAttributes() {
     }
 }
