@@ -38,6 +38,7 @@ import com.sandboxgateway.sanitize.UploadSanitizer;
 import com.sandboxgateway.secrets.PromptGuard;
 import com.sandboxgateway.secrets.SecretScanner;
 import com.sandboxgateway.secrets.TextGuard;
+import com.sandboxgateway.tracing.RequestTracing;
 import com.sandboxgateway.upstream.UpstreamClient;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -60,7 +61,7 @@ class PipelineConfiguration {
                             UpstreamClient upstream, JsonMapper json, ApplicationEventPublisher events, Clock clock,
                             JdbcClient jdbc, RateLimits rateLimits, SpendBudget spend, TurnBudget turns,
                             InjectionDetector injectionDetector, MeterRegistry meters, CodeExecutionAuditor codeAuditor,
-                            RunawaySessions runawaySessions) {
+                            RunawaySessions runawaySessions, RequestTracing tracing) {
         Pseudonymizer pseudonymizer = Pseudonymizer.fromPolicy(policy.org().sanitization(),
                 policy.org().pii().action() == PolicyProperties.PiiAction.PSEUDONYMIZE);
         SecretScanner scanner = SecretScanner.standard();
@@ -90,6 +91,7 @@ class PipelineConfiguration {
         if (policy.org().files().deleteAfterUse()) {
             inspectors.add(new FilesDeletedAfterUse(upstream, ownershipStore, jdbc));
         }
-        return new PolicyChain(steps, inspectors);
+        inspectors.add(tracing);
+        return new PolicyChain(steps, inspectors, tracing);
     }
 }

@@ -29,6 +29,8 @@ import com.sandboxgateway.review.ReviewProperties;
 import com.sandboxgateway.upstream.NotePublisher;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Wires the audit trail: database store and tree, spool, checkpoints, and the background replay, signing and retention. */
@@ -66,10 +68,14 @@ class AuditConfiguration {
         return new Checkpoints(tree, auditLog, Checkpoints.signer(properties), witnesses, json, clock, meters);
     }
 
+    /** Records name the trace of the request that made them, when it is recorded (tracing on and sampled). */
     @Bean
-    SpoolingAuditLog auditLog(JdbcAuditStore store, AuditProperties properties, JsonMapper json, MeterRegistry meters)
-            throws IOException {
-        return new SpoolingAuditLog(store, new AuditSpool(properties.spoolDir(), json), meters);
+    SpoolingAuditLog auditLog(JdbcAuditStore store, AuditProperties properties, JsonMapper json, MeterRegistry meters,
+                              Tracer tracer) throws IOException {
+        return new SpoolingAuditLog(store, new AuditSpool(properties.spoolDir(), json), meters, () -> {
+            Span span = tracer.currentSpan();
+            return span != null && Boolean.TRUE.equals(span.context().sampled()) ? span.context().traceId() : null;
+        });
     }
 
     @Bean

@@ -19,11 +19,12 @@ import java.util.regex.Pattern;
  * @param createdAt truncated to microseconds, the precision both databases keep
  * @param flags review signals a reviewer should look at ({@code env_access}, {@code instruction_in_data},
  *        {@code runaway_session}, ...): names only, sorted and distinct, their details in {@code details}
+ * @param traceId the OpenTelemetry trace of the request that made the record, when tracing is on; else {@code null}
  */
 public record AuditRecord(String recordId, Kind kind, String callId, String requestId, String upstreamRequestId,
                           String user, String team, String session, String responseId, String containerId, String model,
                           String status, String code, String codeSha256, String outputs, boolean outputsTruncated,
-                          String details, Instant createdAt, List<String> flags) {
+                          String details, Instant createdAt, List<String> flags, String traceId) {
 
     /** A flag name: lower case letters, digits and '_', as rule files define them. */
     static final Pattern FLAG = Pattern.compile("[a-z][a-z0-9_]{0,63}");
@@ -47,6 +48,15 @@ public record AuditRecord(String recordId, Kind kind, String callId, String requ
         }
     }
 
+    /** A record without a trace id. */
+    public AuditRecord(String recordId, Kind kind, String callId, String requestId, String upstreamRequestId, String user,
+                       String team, String session, String responseId, String containerId, String model, String status,
+                       String code, String codeSha256, String outputs, boolean outputsTruncated, String details,
+                       Instant createdAt, List<String> flags) {
+        this(recordId, kind, callId, requestId, upstreamRequestId, user, team, session, responseId, containerId, model, status,
+                code, codeSha256, outputs, outputsTruncated, details, createdAt, flags, null);
+    }
+
     /** A record without flags. */
     public AuditRecord(String recordId, Kind kind, String callId, String requestId, String upstreamRequestId, String user,
                        String team, String session, String responseId, String containerId, String model, String status,
@@ -54,6 +64,13 @@ public record AuditRecord(String recordId, Kind kind, String callId, String requ
                        Instant createdAt) {
         this(recordId, kind, callId, requestId, upstreamRequestId, user, team, session, responseId, containerId, model, status,
                 code, codeSha256, outputs, outputsTruncated, details, createdAt, List.of());
+    }
+
+    /** This record as made within the given trace; a record that names its trace already keeps it. */
+    public AuditRecord withTraceId(String trace) {
+        return trace == null || traceId != null ? this : new AuditRecord(recordId, kind, callId, requestId, upstreamRequestId,
+                user, team, session, responseId, containerId, model, status, code, codeSha256, outputs, outputsTruncated,
+                details, createdAt, flags, trace);
     }
 
     /** A policy record (refusal, sanitization, finding) with its facts as JSON. */

@@ -44,6 +44,10 @@ final class AuditRecordJson {
         if (!r.flags().isEmpty()) {
             r.flags().forEach(node.putArray("flags")::add);
         }
+        // Likewise only when traced: records made without tracing keep their form.
+        if (r.traceId() != null) {
+            node.put("trace_id", r.traceId());
+        }
         return node;
     }
 
@@ -52,7 +56,7 @@ final class AuditRecordJson {
                 text(n, "request_id"), text(n, "upstream_request_id"), text(n, "user"), text(n, "team"), text(n, "session"),
                 text(n, "response_id"), text(n, "container_id"), text(n, "model"), text(n, "status"), text(n, "code"),
                 text(n, "code_sha256"), text(n, "outputs"), n.path("outputs_truncated").asBoolean(),
-                text(n, "details"), Instant.parse(text(n, "created_at")), flags(n.path("flags")));
+                text(n, "details"), Instant.parse(text(n, "created_at")), flags(n.path("flags")), text(n, "trace_id"));
     }
 
     private static List<String> flags(JsonNode array) {

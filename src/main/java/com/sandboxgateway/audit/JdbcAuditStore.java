@@ -217,10 +217,10 @@ final class JdbcAuditStore {
         jdbc.sql("""
                 INSERT INTO audit_record (seq, record_id, kind, call_id, request_id, upstream_request_id, user_name, team,
                     session_id, response_id, container_id, model, status, code, code_sha256, outputs, outputs_truncated,
-                    details, created_at, prev_hash, hash, flags, leaf_hash)
+                    details, created_at, prev_hash, hash, flags, leaf_hash, trace_id)
                 VALUES (:seq, :record_id, :kind, :call_id, :request_id, :upstream_request_id, :user_name, :team,
                     :session_id, :response_id, :container_id, :model, :status, :code, :code_sha256, :outputs,
-                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags, :leaf_hash)""")
+                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags, :leaf_hash, :trace_id)""")
                 .param("seq", seq).param("record_id", r.recordId()).param("kind", r.kind().name())
                 .param("call_id", r.callId()).param("request_id", r.requestId())
                 .param("upstream_request_id", r.upstreamRequestId()).param("user_name", r.user()).param("team", r.team())
@@ -230,7 +230,7 @@ final class JdbcAuditStore {
                 .param("outputs_truncated", r.outputsTruncated()).param("details", r.details())
                 .param("created_at", Timestamp.from(r.createdAt())).param("prev_hash", previous).param("hash", hashes.chainHash())
                 .param("flags", r.flags().isEmpty() ? null : "," + String.join(",", r.flags()) + ",")
-                .param("leaf_hash", hashes.leafHex()).update();
+                .param("leaf_hash", hashes.leafHex()).param("trace_id", r.traceId()).update();
         for (String flag : r.flags()) {
             jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
         }
@@ -366,7 +366,8 @@ final class JdbcAuditStore {
                 row.getString("user_name"), row.getString("team"), row.getString("session_id"), row.getString("response_id"),
                 row.getString("container_id"), row.getString("model"), row.getString("status"), row.getString("code"),
                 row.getString("code_sha256"), row.getString("outputs"), row.getBoolean("outputs_truncated"),
-                row.getString("details"), row.getTimestamp("created_at").toInstant(), flags(row.getString("flags")));
+                row.getString("details"), row.getTimestamp("created_at").toInstant(), flags(row.getString("flags")),
+                row.getString("trace_id"));
         String leaf = row.getString("leaf_hash");
         return new StoredRecord(row.getLong("seq"), record, row.getString("prev_hash"), row.getString("hash"),
                 leaf == null ? null : Base64.getEncoder().encodeToString(HexFormat.of().parseHex(leaf)));

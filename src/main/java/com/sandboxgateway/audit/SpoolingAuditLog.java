@@ -3,6 +3,7 @@ package com.sandboxgateway.audit;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,8 +36,18 @@ public final class SpoolingAuditLog implements AuditLog {
     private final Counter failed;
     private final Counter replays;
 
-    /** @param meters gets {@code gateway.audit.writes} (by outcome), {@code gateway.audit.spool.depth}, {@code gateway.audit.replays} */
+    private final Supplier<String> traceIds;
+
     SpoolingAuditLog(JdbcAuditStore store, AuditSpool spool, MeterRegistry meters) {
+        this(store, spool, meters, () -> null);
+    }
+
+    /**
+     * @param meters gets {@code gateway.audit.writes} (by outcome), {@code gateway.audit.spool.depth}, {@code gateway.audit.replays}
+     * @param traceIds the trace the calling thread works in, or {@code null}: stamped on every record it makes
+     */
+    SpoolingAuditLog(JdbcAuditStore store, AuditSpool spool, MeterRegistry meters, Supplier<String> traceIds) {
+        this.traceIds = traceIds;
         this.store = store;
         this.spool = spool;
         this.spooled = Math.max(0, spool.depth());
@@ -55,7 +66,8 @@ public final class SpoolingAuditLog implements AuditLog {
     }
 
     @Override
-    public void record(AuditRecord record) {
+    public void record(AuditRecord made) {
+        AuditRecord record = made.withTraceId(traceIds.get());
         if (spooled == 0) {
             try {
                 store.append(record);

@@ -12,16 +12,22 @@ public final class PolicyChain {
 
     private final List<RequestStep> steps;
     private final List<ResponseInspector> inspectors;
+    private final ChainObserver observer;
 
     public PolicyChain(List<RequestStep> steps, List<ResponseInspector> inspectors) {
+        this(steps, inspectors, ChainObserver.NONE);
+    }
+
+    public PolicyChain(List<RequestStep> steps, List<ResponseInspector> inspectors, ChainObserver observer) {
         this.steps = List.copyOf(steps);
         this.inspectors = List.copyOf(inspectors);
+        this.observer = observer;
     }
 
     /** Runs the steps in order and returns the first refusal, or {@link Decision#PROCEED}. */
     public Decision apply(Exchange exchange) {
         for (RequestStep step : steps) {
-            Decision decision = step.apply(exchange);
+            Decision decision = observer.step(step, exchange);
             if (decision instanceof Decision.Reject) {
                 return decision;
             }
@@ -32,6 +38,7 @@ public final class PolicyChain {
     /** Tells every inspector the exchange is over; see {@link ResponseInspector#onFinish}. */
     public void finish(Exchange exchange, ErrorCode failure) {
         inspectors.forEach(inspector -> inspector.onFinish(exchange, failure));
+        observer.finished(exchange, failure);
     }
 
     /** The inspectors, in order, that see every answer before the client does. */

@@ -29,6 +29,7 @@ import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.PolicyChain;
 import com.sandboxgateway.policy.RequestBody;
+import com.sandboxgateway.tracing.RequestTracing;
 import com.sandboxgateway.upstream.UpstreamClient;
 import com.sandboxgateway.upstream.UpstreamRequest;
 import com.sandboxgateway.upstream.UpstreamResponse;
@@ -61,10 +62,11 @@ class ProxyController {
     private final Clock clock;
     private final MeterRegistry meters;
     private final boolean perUserMetrics;
+    private final RequestTracing tracing;
 
     ProxyController(ApiKeyAuthenticator authenticator, PolicyChain chain, UpstreamClient upstream, JsonMapper json,
                     ProxyProperties properties, ApplicationEventPublisher events, Clock clock, MeterRegistry meters,
-                    MetricsProperties metrics) {
+                    MetricsProperties metrics, RequestTracing tracing) {
         this.authenticator = authenticator;
         this.chain = chain;
         this.upstream = upstream;
@@ -76,6 +78,7 @@ class ProxyController {
         this.clock = clock;
         this.meters = meters;
         this.perUserMetrics = metrics.perUser();
+        this.tracing = tracing;
     }
 
     @RequestMapping("/v1/**")
@@ -154,10 +157,13 @@ class ProxyController {
         UpstreamRequest upstreamRequest = upstreamRequest(exchange, request);
         exchange.responseHeaders().forEach(response::setHeader);
         Timer.Sample sending = Timer.start();
-        try (UpstreamResponse answer = upstream.send(upstreamRequest)) {
+        try (RequestTracing.UpstreamCall call = tracing.upstreamCall(exchange);
+             UpstreamResponse answer = upstream.send(upstreamRequest)) {
+            // Recorded while the call's span is current: its trace id becomes the histogram's exemplar.
             sending.stop(Timer.builder("gateway.upstream.latency").description("Time until the upstream's answer began")
                     .tag("route", exchange.route().route().name().toLowerCase(Locale.ROOT))
                     .publishPercentileHistogram().register(meters));
+            call.answered(answer.status());
             exchange.upstreamAnswered(answer.status(), answer.header("x-request-id"));
             relay.relay(exchange, answer, chain.inspectors(), response);
         }

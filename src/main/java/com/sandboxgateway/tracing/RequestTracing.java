@@ -1,0 +1,276 @@
+package com.sandboxgateway.tracing;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import org.springframework.stereotype.Component;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.Route;
+import com.sandboxgateway.policy.ChainObserver;
+import com.sandboxgateway.policy.Decision;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.RequestStep;
+import com.sandboxgateway.policy.ResponseInspector;
+import com.sandboxgateway.upstream.SseEvent;
+
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The spans of one request below the server span that Spring opens for it: a child per policy step that
+ * did work (it refused, or changed the exchange: see {@link StepFootprint}), the client span of the call
+ * to OpenAI ({@code chat <model>} for a response, with the GenAI attributes), and under it a span per
+ * executed code block ({@code execute_tool code_interpreter}). The server span gets the gateway's facts
+ * when the exchange ends. With tracing off, spans are not recorded and this costs a few look-ups.
+ */
+@Component
+public final class RequestTracing implements ChainObserver, ResponseInspector {
+
+    private final Tracer tracer;
+    private final Clock clock;
+    /** Per exchange in flight: its client span, open code-block spans and executed count. */
+    private final Map<Exchange, Calls> calls = new ConcurrentHashMap<>();
+
+    RequestTracing(Tracer tracer, Clock clock) {
+        this.tracer = tracer;
+        this.clock = clock;
+    }
+
+    @Override
+    public Decision step(RequestStep step, Exchange exchange) {
+        Span request = tracer.currentSpan();
+        if (request == null) {
+            return step.apply(exchange);
+        }
+        StepFootprint before = StepFootprint.of(exchange);
+        Instant started = clock.instant();
+        Decision decision;
+        try {
+            decision = step.apply(exchange);
+        } catch (RuntimeException e) {
+            stepSpan(request, step, started, "failed").error(e).end(micros(clock.instant()), TimeUnit.MICROSECONDS);
+            throw e;
+        }
+        if (decision instanceof Decision.Reject reject) {
+            stepSpan(request, step, started, "refused").tag(SpanAttributes.REFUSAL, reject.code().code())
+                    .end(micros(clock.instant()), TimeUnit.MICROSECONDS);
+        } else if (!before.equals(StepFootprint.of(exchange))) {
+            stepSpan(request, step, started, "changed").end(micros(clock.instant()), TimeUnit.MICROSECONDS);
+        }
+        return decision;
+    }
+
+    /** A step's span is made once the step is over, since only then is it known whether it did work. */
+    private Span stepSpan(Span request, RequestStep step, Instant started, String outcome) {
+        String name = step.getClass().getSimpleName();
+        return tracer.spanBuilder().setParent(request.context()).name("policy " + name).tag(SpanAttributes.STEP, name)
+                .tag(SpanAttributes.STEP_OUTCOME, outcome).startTimestamp(micros(started), TimeUnit.MICROSECONDS).start();
+    }
+
+    /** Opens the client span of the call to OpenAI, current until the returned call is closed. */
+    public UpstreamCall upstreamCall(Exchange exchange) {
+        Span request = tracer.currentSpan();
+        if (request == null) {
+            return UpstreamCall.NONE;
+        }
+        boolean model = exchange.route().route() == Route.RESPONSES_CREATE;
+        String requestedModel = model && exchange.json() != null ? exchange.json().path("model").asString(null) : null;
+        Span.Builder builder = tracer.spanBuilder().setParent(request.context()).kind(Span.Kind.CLIENT)
+                .name(model ? "chat" + (requestedModel == null ? "" : " " + requestedModel) : "openai " + routeName(exchange))
+                .tag(SpanAttributes.PROVIDER, "openai");
+        if (model) {
+            builder.tag(SpanAttributes.OPERATION, "chat");
+            if (requestedModel != null) {
+                builder.tag(SpanAttributes.REQUEST_MODEL, requestedModel);
+            }
+            if (exchange.session() != null) {
+                builder.tag(SpanAttributes.CONVERSATION, exchange.session());
+            }
+        }
+        Span client = builder.start();
+        // The turn budget settles (and takes) its reservation before the exchange is finished: note it now.
+        calls.put(exchange, new Calls(client, exchange.turnReservation() == null ? null : exchange.turnReservation().reserved()));
+        return new UpstreamCall(client, tracer.withSpan(client));
+    }
+
+    @Override
+    public boolean inspects(Route route) {
+        return route == Route.RESPONSES_CREATE;
+    }
+
+    @Override
+    public JsonNode onJson(Exchange exchange, JsonNode body) {
+        Calls traced = calls.get(exchange);
+        if (traced != null) {
+            traced.response(body);
+            for (JsonNode item : body.path("output")) {
+                if (isCodeCall(item)) {
+                    traced.codeStarted(item);
+                    traced.codeDone(item);
+                }
+            }
+        }
+        return body;
+    }
+
+    @Override
+    public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
+        Calls traced = calls.get(exchange);
+        if (traced == null || data == null) {
+            return;
+        }
+        JsonNode item = data.path("item");
+        switch (data.path("type").asString("")) {
+            case "response.output_item.added" -> {
+                if (isCodeCall(item)) {
+                    traced.codeStarted(item);
+                }
+            }
+            case "response.output_item.done" -> {
+                if (isCodeCall(item)) {
+                    traced.codeDone(item);
+                }
+            }
+            case "response.created", "response.completed", "response.failed", "response.incomplete" -> traced.response(data.path("response"));
+            default -> {
+            }
+        }
+    }
+
+    @Override
+    public void finished(Exchange exchange, ErrorCode failure) {
+        Calls traced = calls.remove(exchange);
+        if (traced != null) {
+            traced.endOpenCalls();
+        }
+        Span request = tracer.currentSpan();
+        if (request == null) {
+            return;
+        }
+        request.tag(SpanAttributes.TEAM, exchange.principal().team()).tag(SpanAttributes.ROUTE, routeName(exchange))
+                .tag(SpanAttributes.REQUEST_ID, exchange.requestId());
+        if (exchange.session() != null) {
+            request.tag(SpanAttributes.CONVERSATION, exchange.session());
+        }
+        if (traced != null) {
+            if (traced.reserved != null) {
+                request.tag(SpanAttributes.TURNS_RESERVED, traced.reserved);
+            }
+            request.tag(SpanAttributes.TURNS_EXECUTED, traced.executed);
+        }
+        if (failure != null) {
+            request.tag(SpanAttributes.REFUSAL, failure.code()).tag(SpanAttributes.ERROR_TYPE, failure.code());
+        }
+    }
+
+    private static boolean isCodeCall(JsonNode item) {
+        return "code_interpreter_call".equals(item.path("type").asString(null));
+    }
+
+    private static String routeName(Exchange exchange) {
+        return exchange.route().route().name().toLowerCase(Locale.ROOT);
+    }
+
+    private static long micros(Instant instant) {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, instant);
+    }
+
+    /** The client span of one exchange and the code blocks seen in its answer. */
+    private final class Calls {
+
+        private final Span client;
+        private final Integer reserved;
+        private final Map<String, Span> open = new HashMap<>();
+        private int executed;
+
+        Calls(Span client, Integer reserved) {
+            this.client = client;
+            this.reserved = reserved;
+        }
+
+        void response(JsonNode response) {
+            tagIfPresent(SpanAttributes.RESPONSE_ID, response.path("id").asString(null));
+            tagIfPresent(SpanAttributes.RESPONSE_MODEL, response.path("model").asString(null));
+            JsonNode usage = response.path("usage");
+            if (usage.has("input_tokens")) {
+                client.tag(SpanAttributes.INPUT_TOKENS, usage.path("input_tokens").asLong());
+            }
+            if (usage.has("output_tokens")) {
+                client.tag(SpanAttributes.OUTPUT_TOKENS, usage.path("output_tokens").asLong());
+            }
+        }
+
+        void codeStarted(JsonNode item) {
+            String callId = item.path("id").asString("");
+            open.computeIfAbsent(callId, id -> tracer.spanBuilder().setParent(client.context())
+                    .name("execute_tool code_interpreter").tag(SpanAttributes.OPERATION, "execute_tool")
+                    .tag(SpanAttributes.TOOL_NAME, "code_interpreter").tag(SpanAttributes.TOOL_TYPE, "extension").tag(SpanAttributes.TOOL_CALL_ID, id)
+                    .start());
+        }
+
+        void codeDone(JsonNode item) {
+            Span code = open.remove(item.path("id").asString(""));
+            if (code != null) {
+                String status = item.path("status").asString("unknown");
+                code.tag(SpanAttributes.CODE_STATUS, status);
+                if (!"completed".equals(status)) {
+                    code.tag(SpanAttributes.ERROR_TYPE, status);
+                }
+                code.end();
+                executed++;
+            }
+        }
+
+        void endOpenCalls() {
+            open.values().forEach(span -> span.tag(SpanAttributes.CODE_STATUS, "unfinished").end());
+            open.clear();
+            client.tag(SpanAttributes.TURNS_EXECUTED, executed);
+        }
+
+        private void tagIfPresent(String key, String value) {
+            if (value != null) {
+                client.tag(key, value);
+            }
+        }
+    }
+
+    /** The call to OpenAI as a client span, current until closed. */
+    public static final class UpstreamCall implements AutoCloseable {
+
+        static final UpstreamCall NONE = new UpstreamCall(null, null);
+
+        private final Span span;
+        private final Tracer.SpanInScope scope;
+
+        private UpstreamCall(Span span, Tracer.SpanInScope scope) {
+            this.span = span;
+            this.scope = scope;
+        }
+
+        /** OpenAI's status; an error status marks the span. */
+        public void answered(int status) {
+            if (span != null) {
+                span.tag(SpanAttributes.HTTP_STATUS, status);
+                if (status >= 400) {
+                    span.tag(SpanAttributes.ERROR_TYPE, Integer.toString(status));
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            if (span != null) {
+                scope.close();
+                span.end();
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package com.sandboxgateway.tracing;
+
+import java.util.Map;
+
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.TurnReservation;
+
+/**
+ * What a step can leave on an exchange: a rewritten body, a resolved session, reserved turns, answer headers
+ * (rate-limit figures, flags), an added query parameter. A step whose footprint differs before and after did
+ * work; one that refused did too; one that only looked and let the request pass leaves no span.
+ */
+record StepFootprint(boolean bodyReplaced, String session, TurnReservation turns, Map<String, String> headers, String query) {
+
+    static StepFootprint of(Exchange exchange) {
+        return new StepFootprint(exchange.bodyReplaced(), exchange.session(), exchange.turnReservation(),
+                Map.copyOf(exchange.responseHeaders()), exchange.rawQuery());
+    }
+}
