@@ -90,12 +90,13 @@ public final class InlineFiles implements RequestStep {
         }
         String filename = filename(part.path("filename").asString(null), mediaType);
         ByteArrayOutputStream sanitized = new ByteArrayOutputStream(bytes.length);
+        SanitizationReport report;
         try {
-            files.sanitize(exchange, filename, location, new ByteArrayInputStream(bytes), sanitized, rules);
+            report = files.sanitize(exchange, filename, location, new ByteArrayInputStream(bytes), sanitized, rules);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        if (!files.passesUnchanged(filename)) {
+        if (!report.passedUnchanged()) {
             part.put("file_data", prefix + Base64.getEncoder().encodeToString(sanitized.toByteArray()));
             exchange.jsonEdited();
         }
