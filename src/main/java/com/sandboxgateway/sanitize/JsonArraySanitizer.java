@@ -15,7 +15,9 @@ import com.sandboxgateway.secrets.TextGuard;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -27,11 +29,14 @@ import tools.jackson.databind.node.ObjectNode;
 final class JsonArraySanitizer {
 
     private final JsonMapper json;
+    /** Reads one element where the parser stands; the rest of the array is still to come. */
+    private final ObjectReader elements;
     private final JsonObjectRules objects;
 
     JsonArraySanitizer(SanitizationRules rules, Pseudonymizer.Session pseudonyms, JsonMapper json, TextGuard guard,
                        InstructionCheck instructions) {
         this.json = json;
+        this.elements = json.readerFor(JsonNode.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.objects = new JsonObjectRules(rules, pseudonyms, json, guard, instructions);
     }
 
@@ -49,7 +54,7 @@ final class JsonArraySanitizer {
                     throw invalid(parser, "item " + (item + 1) + " is not an object; a .json data file holds an array of objects");
                 }
                 long line = parser.currentTokenLocation().getLineNr();
-                JsonNode node = json.readTree(parser);
+                JsonNode node = elements.readValue(parser);
                 item++;
                 objects.apply((ObjectNode) node, line, "Item " + item + " (line " + line + ")");
                 out.write(item == 1 ? "\n" : ",\n");

@@ -73,7 +73,7 @@ public record SanitizationReport(String format, List<String> dropped, List<Strin
         StringBuilder header = new StringBuilder("format=").append(format).append("; dropped=").append(String.join(",", dropped))
                 .append("; pseudonymized=").append(String.join(",", pseudonymized)).append("; rows=").append(rows);
         if (!parts.isEmpty()) {
-            header.append("; ").append(parts.getFirst().kind()).append("s=").append(parts.stream().limit(PARTS_IN_HEADER)
+            header.append("; ").append("sheet".equals(parts.getFirst().kind()) ? "sheets" : "entries").append('=').append(parts.stream().limit(PARTS_IN_HEADER)
                     .map(SanitizationReport::describe).collect(Collectors.joining(",")));
             if (parts.size() > PARTS_IN_HEADER) {
                 header.append(",+").append(parts.size() - PARTS_IN_HEADER).append(" more");
