@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Prints the benchmark table from run.sh's results TSV (best run per tool and file).
+"""Prints the benchmark table from run.sh's results TSV (best run per tool and file). The reference is
+pandas for CSV files and openpyxl for the workbook.
 
     python3 summarize.py results.tsv
 Standard library only.
@@ -24,12 +25,13 @@ def main():
         by[(row["tool"], row["file"])].append(row)
         if row["file"] not in files:
             files.append(row["file"])
-    head = ("| file | size MB | gateway s (runs) | gateway MB/s | gateway CPU s | pandas s (runs) | pandas MB/s "
-            "| pandas CPU s | speed-up | gateway heap max before/after GC MiB | gateway VmHWM MiB | pandas peak RSS MiB |")
+    head = ("| file | size MB | gateway s (runs) | gateway MB/s | gateway CPU s | reference s (runs) | reference MB/s "
+            "| reference CPU s | speed-up | gateway heap max before/after GC MiB | gateway VmHWM MiB | reference peak RSS MiB |")
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for name in files:
-        g, p = by.get(("gateway", name), []), by.get(("pandas", name), [])
+        g = by.get(("gateway", name), [])
+        p = [r for (tool, file), found in by.items() if file == name and tool != "gateway" for r in found]
         size = int((g or p)[0]["bytes"])
         gs = [num(r["seconds"]) for r in g]
         ps = [num(r["seconds"]) for r in p]

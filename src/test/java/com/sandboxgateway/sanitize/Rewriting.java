@@ -34,6 +34,7 @@ final class Rewriting {
     private long maxExpanded = DataSize.ofMegabytes(64).toBytes();
     private int maxEntries = 100;
     private InstructionCheck instructions;
+    private boolean scanned = true;
     private SanitizationRules rules = new SanitizationRules(DROP, PSEUDONYMIZE, true, null, Set.of());
 
     Rewriting archives(PolicyProperties.ArchivePolicy policy) {
@@ -66,7 +67,26 @@ final class Rewriting {
         return this;
     }
 
+    /** No secret scan: for measuring the reading and writing alone. */
+    Rewriting unscanned() {
+        this.scanned = false;
+        return this;
+    }
+
+    /** Streams a file from disk to {@code out}, as an upload would. */
+    SanitizationReport rewrite(java.nio.file.Path file, java.io.OutputStream out) throws IOException {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            return rewriter().rewrite(file.getFileName().toString(), in, out, 0);
+        }
+    }
+
     Result rewrite(String name, byte[] content) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        SanitizationReport report = rewriter().rewrite(name, new ByteArrayInputStream(content), out, 0);
+        return new Result(out.toByteArray(), report);
+    }
+
+    private FileRewriter rewriter() {
         PolicyProperties.Files files = new PolicyProperties.Files(DataSize.ofMegabytes(100), java.time.Duration.ofHours(1),
                 java.time.Duration.ofDays(7), false, List.of("txt", "md", "pdf", "png", "jpg"), archives, allowMacros,
                 DataSize.ofBytes(maxExpanded), maxEntries, 100);
@@ -74,12 +94,9 @@ final class Rewriting {
         TextGuard guard = new TextGuard(scanner, PolicyProperties.SecretsAction.BLOCK, PolicyProperties.PiiAction.REPORT, null);
         instructions = new InjectionScreening(DETECTOR, PolicyProperties.InjectionAction.REPORT, new SimpleMeterRegistry())
                 .forFile("analytics");
-        FileRewriter rewriter = new FileRewriter(files, rules, CsvSanitizerTest.PSEUDONYMIZER.session(), guard, instructions,
+        return new FileRewriter(files, rules, CsvSanitizerTest.PSEUDONYMIZER.session(), scanned ? guard : null, scanned ? instructions : null,
                 new TextFileGuard(scanner, PolicyProperties.SecretsAction.BLOCK, PolicyProperties.PiiAction.REPORT, guard),
                 JsonMapper.builder().build());
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        SanitizationReport report = rewriter.rewrite(name, new ByteArrayInputStream(content), out, 0);
-        return new Result(out.toByteArray(), report);
     }
 
     /** Where the last file held instructions aimed at a model. */
