@@ -255,13 +255,16 @@ final class CsvSanitizer {
             }
             first = false;
             Cell cell = cell(i);
-            CharSequence value = cell;
             if (line > 0 && column.pseudonymize) {
-                value = pseudonyms.pseudonym(cell);
-            } else if (line > 0 && guard != null) {
+                // Hex digits: never quoted, never a formula.
+                out.write(pseudonyms.pseudonym(cell));
+                continue;
+            }
+            CharSequence value = cell;
+            if (line > 0 && guard != null) {
                 value = guard.guard(cell, () -> "file line " + line + " column " + column.name, true);
             }
-            if (instructions != null && !(line > 0 && column.pseudonymize)) {
+            if (instructions != null) {
                 instructions.check(value, line > 0 ? line : 1, i + 1);
             }
             writeCell(out, value, value == cell ? special[i] : true);
