@@ -2,7 +2,6 @@ package com.sandboxgateway.sanitize;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Writer;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -63,7 +62,7 @@ final class SheetRewriter {
     }
 
     /** Reads the sheet's XML from {@code in} and writes the rewritten sheet's XML to {@code out}. */
-    void rewrite(InputStream in, Xml xml, Writer out) throws IOException {
+    void rewrite(InputStream in, Xml xml, Utf8Out out) throws IOException {
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
                 + "<worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><sheetData>");
         List<Cell> cells = new ArrayList<>();
@@ -138,7 +137,7 @@ final class SheetRewriter {
         return new SanitizationReport.Part("sheet", sheet, report, notes);
     }
 
-    private void row(Writer out, int row, List<Cell> cells) throws IOException {
+    private void row(Utf8Out out, int row, List<Cell> cells) throws IOException {
         if (drop == null) {
             if (cells.stream().allMatch(cell -> cell.text().isBlank())) {
                 return;
@@ -183,7 +182,7 @@ final class SheetRewriter {
     }
 
     /** @return whether the row kept a cell */
-    private boolean writeRow(Writer out, int row, List<Cell> cells, boolean isHeader) throws IOException {
+    private boolean writeRow(Utf8Out out, int row, List<Cell> cells, boolean isHeader) throws IOException {
         boolean open = false;
         for (Cell cell : cells) {
             int column = cell.column();
@@ -233,7 +232,7 @@ final class SheetRewriter {
         return dropCount == 0 && formula.indexOf('!') < 0;
     }
 
-    private void writeString(Writer out, String ref, String style, CharSequence text) throws IOException {
+    private void writeString(Utf8Out out, String ref, String style, CharSequence text) throws IOException {
         cellXml.setLength(0);
         cellXml.append("<c r=\"").append(ref).append('"');
         if (style != null) {
@@ -242,10 +241,10 @@ final class SheetRewriter {
         cellXml.append(" t=\"inlineStr\"><is><t xml:space=\"preserve\">");
         escape(text, cellXml);
         cellXml.append("</t></is></c>");
-        out.append(cellXml);
+        out.write(cellXml);
     }
 
-    private void writeCell(Writer out, String ref, Cell cell, String formula) throws IOException {
+    private void writeCell(Utf8Out out, String ref, Cell cell, String formula) throws IOException {
         if (isString(cell.type()) && formula == null) {
             writeString(out, ref, cell.style(), cell.text());
             return;
@@ -269,7 +268,7 @@ final class SheetRewriter {
             cellXml.append("</v>");
         }
         cellXml.append("</c>");
-        out.append(cellXml);
+        out.write(cellXml);
     }
 
     private static boolean isString(String type) {

@@ -1,14 +1,10 @@
 package com.sandboxgateway.sanitize;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -91,7 +87,7 @@ final class XlsxSanitizer {
         // Finished, never closed: the caller owns out.
         ZipOutputStream zipOut = new ZipOutputStream(out);
         zipOut.setLevel(Deflater.BEST_SPEED);
-        Writer writer = new BufferedWriter(new OutputStreamWriter(zipOut, StandardCharsets.UTF_8), 64 * 1024);
+        Utf8Out writer = new Utf8Out(zipOut);
         List<SanitizationReport.Part> sheets = new ArrayList<>();
         List<Sheet> written = new ArrayList<>();
         boolean anyRequired = false;
@@ -140,7 +136,7 @@ final class XlsxSanitizer {
     }
 
     /** The new workbook's own parts: which sheets it has, and how the parts relate. */
-    private static void writePackage(ZipOutputStream zipOut, Writer writer, List<Sheet> sheets, boolean styles) throws IOException {
+    private static void writePackage(ZipOutputStream zipOut, Utf8Out writer, List<Sheet> sheets, boolean styles) throws IOException {
         String header = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n";
         StringBuilder types = new StringBuilder(header)
                 .append("<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">")
@@ -180,9 +176,9 @@ final class XlsxSanitizer {
         entry(zipOut, writer, "xl/_rels/workbook.xml.rels", rels.append("</Relationships>"));
     }
 
-    private static void entry(ZipOutputStream zipOut, Writer writer, String name, CharSequence content) throws IOException {
+    private static void entry(ZipOutputStream zipOut, Utf8Out writer, String name, CharSequence content) throws IOException {
         zipOut.putNextEntry(new ZipEntry(name));
-        writer.append(content);
+        writer.write(content);
         writer.flush();
         zipOut.closeEntry();
     }
