@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,9 +35,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 
 import com.github.tomakehurst.wiremock.http.Request;
+import com.openai.core.MultipartField;
 import com.openai.errors.OpenAIServiceException;
 import com.openai.models.files.FileCreateParams;
 import com.openai.models.files.FilePurpose;
+import com.openai.models.responses.ResponseCreateParams;
+import com.openai.models.responses.ResponseInputFile;
+import com.openai.models.responses.ResponseInputItem;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
 import tools.jackson.databind.JsonNode;
@@ -43,8 +49,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Uploads through the official SDK are read by what they hold: the bytes OpenAI receives (WireMock) hold no
- * dropped value and the pseudonyms a CSV would get, for a workbook, a renamed CSV, a JSON array, a gzipped CSV
- * and a zip.
+ * dropped value and the pseudonyms a CSV would get, for a workbook, a renamed CSV (also one named and declared
+ * as an image, uploaded or sent inline), a JSON array, a gzipped CSV and a zip.
  */
 class FilesByContentTest extends GatewayIntegrationTest {
 
@@ -87,6 +93,34 @@ class FilesByContentTest extends GatewayIntegrationTest {
         assertThat(new String(sentFile(), StandardCharsets.UTF_8)).isEqualTo("order_id,customer_id,amount\n1," + pseudonym("C-1") + ",9.50\n");
         assertThat(raw.headers().values("X-Gateway-Sanitized")).containsExactly("format=csv; dropped=customer_ssn; "
                 + "pseudonymized=customer_id; rows=1");
+    }
+
+    @Test
+    void shouldJudgeATableDeclaredAndNamedAsAnImageByItsContent() throws Exception {
+        openAi.stubFor(post("/v1/files").willReturn(okJson(example("files.object.json"))));
+
+        sdk(ALICE_KEY).files().create(FileCreateParams.builder().purpose(FilePurpose.USER_DATA)
+                .file(MultipartField.<InputStream>builder().value(new ByteArrayInputStream(ORDERS.getBytes(StandardCharsets.UTF_8)))
+                        .filename("chart.png").contentType("image/png").build()).build());
+
+        assertThat(new String(sentFile(), StandardCharsets.UTF_8)).isEqualTo("order_id,customer_id,amount\n1," + pseudonym("C-1") + ",9.50\n");
+    }
+
+    @Test
+    void shouldSanitizeAnInlineTableSentAsAnImage() throws Exception {
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), unique("cntr_")))));
+        String image = "data:image/png;base64," + Base64.getEncoder().encodeToString(ORDERS.getBytes(StandardCharsets.UTF_8));
+        ResponseInputItem.Message message = ResponseInputItem.Message.builder().role(ResponseInputItem.Message.Role.USER)
+                .addInputTextContent("Chart the revenue.").addContent(ResponseInputFile.builder().fileData(image).build()).build();
+
+        var answer = sdk(ALICE_KEY).responses().withRawResponse().create(ResponseCreateParams.builder().model("gpt-4.1")
+                .inputOfResponse(List.of(ResponseInputItem.ofMessage(message))).build());
+
+        String sent = JSON.readTree(openAi.findAll(postRequestedFor(urlEqualTo("/v1/responses"))).getFirst().getBodyAsString())
+                .path("input").get(0).path("content").get(1).path("file_data").asString();
+        assertThat(new String(Base64.getDecoder().decode(sent.substring(sent.indexOf(',') + 1)), StandardCharsets.UTF_8))
+                .isEqualTo("order_id,customer_id,amount\n1," + pseudonym("C-1") + ",9.50\n");
+        assertThat(answer.headers().values("X-Gateway-Sanitized").getFirst()).startsWith("format=csv; dropped=customer_ssn");
     }
 
     @Test
