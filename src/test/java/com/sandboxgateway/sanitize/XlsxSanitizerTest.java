@@ -121,6 +121,18 @@ class XlsxSanitizerTest {
     }
 
     @Test
+    void shouldScanTheCellsItKeepsForCredentialsNamingTheCellNotTheValue() throws Exception {
+        String token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5".substring(0, 36);
+        byte[] xlsx = rawWorkbook("<row r=\"1\"><c r=\"A1\" t=\"inlineStr\"><is><t>note</t></is></c></row>"
+                + "<row r=\"2\"><c r=\"A2\" t=\"inlineStr\"><is><t>use " + token + " to deploy</t></is></c></row>");
+
+        assertThatThrownBy(() -> new Rewriting().rewrite("notes.xlsx", xlsx)).isInstanceOfSatisfying(GatewayException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.SECRET_DETECTED);
+            assertThat(e.getMessage()).contains("sheet 'S' cell A2").doesNotContain(token);
+        });
+    }
+
+    @Test
     void shouldRefuseMacrosUnlessAllowedAndThenNotSendThem() throws Exception {
         byte[] xlsm = withExtraEntry(workbook(new XSSFWorkbook()), "xl/vbaProject.bin", new byte[] {1, 2, 3});
 
