@@ -46,7 +46,7 @@ final class FileRewriter {
     FileRewriter(PolicyProperties.Files files, SanitizationRules rules, Pseudonymizer.Session pseudonyms, TextGuard guard,
                  InstructionCheck instructions, TextFileGuard text, JsonMapper json) {
         this.files = files;
-        this.detector = new FormatDetector(files.opaqueExtensions());
+        this.detector = new FormatDetector(files.opaqueExtensions(), json);
         this.rules = rules;
         this.pseudonyms = pseudonyms;
         this.guard = guard;

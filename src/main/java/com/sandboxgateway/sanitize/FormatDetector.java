@@ -10,6 +10,10 @@ import java.util.Set;
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
 /**
  * Decides how to read a file from its first bytes; the name's extension is a hint. A table saved as
  * {@code .txt}, {@code .png} or without an extension is read as a table once its first line names a
@@ -36,9 +40,11 @@ final class FormatDetector {
     private enum Named { TABLE, JSONL, JSON, WORKBOOK, GZIP, ZIP, OPAQUE, UNKNOWN }
 
     private final Collection<String> opaqueExtensions;
+    private final JsonMapper json;
 
-    FormatDetector(Collection<String> opaqueExtensions) {
+    FormatDetector(Collection<String> opaqueExtensions, JsonMapper json) {
         this.opaqueExtensions = opaqueExtensions;
+        this.json = json;
     }
 
     /**
@@ -59,7 +65,8 @@ final class FormatDetector {
             case GZIP -> expect(filename, named, FileFormat.GZIP, "gzip-compressed data", Named.GZIP);
             case ZIP -> expect(filename, named, FileFormat.ZIP, "a zip archive", Named.ZIP, Named.WORKBOOK);
             case OPAQUE -> expect(filename, named, FileFormat.OPAQUE, "binary data", Named.OPAQUE);
-            case TEXT -> text(filename, extension, named, new String(head, 0, length, StandardCharsets.UTF_8), governed);
+            case TEXT -> text(filename, extension, named, new String(head, 0, length, StandardCharsets.UTF_8), length < HEAD_BYTES,
+                    governed);
         };
     }
 
@@ -75,7 +82,8 @@ final class FormatDetector {
         throw refused(filename, "it holds " + content + ", not " + describe(named));
     }
 
-    private Detected text(String filename, String extension, Named named, String head, Set<String> governed) {
+    /** @param whole whether {@code head} is all of the file */
+    private Detected text(String filename, String extension, Named named, String head, boolean whole, Set<String> governed) {
         String text = head.startsWith("\uFEFF") ? head.substring(1) : head;
         String start = text.stripLeading();
         boolean object = start.startsWith("{");
@@ -106,7 +114,7 @@ final class FormatDetector {
                 return table(bestDelimiter(firstLine(text), preferred));
             }
             default -> {
-                if (object && firstLineIsJsonObject(start)) {
+                if (object && firstLineIsJsonObject(start, whole)) {
                     return Detected.of(FileFormat.JSONL);
                 }
                 if (arrayOfObjects) {
@@ -200,10 +208,20 @@ final class FormatDetector {
         return text;
     }
 
-    private static boolean firstLineIsJsonObject(String start) {
+    /**
+     * Whether the first line is a JSON object: a note that merely starts with a brace stays text. A line too
+     * long to see whole is taken for JSON, which the JSON Lines reader then reads or refuses.
+     */
+    private boolean firstLineIsJsonObject(String start, boolean whole) {
         int end = start.indexOf('\n');
-        String line = (end < 0 ? start : start.substring(0, end)).strip();
-        return line.endsWith("}");
+        if (end < 0 && !whole) {
+            return true;
+        }
+        try {
+            return json.readTree(end < 0 ? start : start.substring(0, end)) instanceof ObjectNode;
+        } catch (JacksonException e) {
+            return false;
+        }
     }
 
     /** Whether the name's extension is on the opaque list. */

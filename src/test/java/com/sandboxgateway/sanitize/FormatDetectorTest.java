@@ -20,7 +20,8 @@ import com.sandboxgateway.api.GatewayException;
 class FormatDetectorTest {
 
     private static final Set<String> GOVERNED = Set.of("customer_ssn", "customer_id", "email");
-    private static final FormatDetector DETECTOR = new FormatDetector(List.of("txt", "md", "pdf", "png", "jpg"));
+    private static final FormatDetector DETECTOR = new FormatDetector(List.of("txt", "md", "pdf", "png", "jpg"),
+            tools.jackson.databind.json.JsonMapper.builder().build());
 
     private static FormatDetector.Detected detect(String name, byte[] content) {
         return DETECTOR.detect(name, content, content.length, GOVERNED);
@@ -62,6 +63,8 @@ class FormatDetectorTest {
     void shouldKeepProseAsTextWhenItsFirstLineNamesNoGovernedColumn() {
         assertThat(detect("notes.txt", "Meeting notes, Tuesday\nWe talked about revenue.\n").format()).isEqualTo(FileFormat.TEXT);
         assertThat(detect("notes.png", "id,amount\n1,2\n").format()).isEqualTo(FileFormat.TEXT);
+        assertThat(detect("notes.md", "{\\bf Revenue} by month\n").format()).isEqualTo(FileFormat.TEXT);
+        assertThat(detect("notes.txt", "{see below}\n").format()).isEqualTo(FileFormat.TEXT);
     }
 
     @Test
@@ -78,6 +81,8 @@ class FormatDetectorTest {
         assertThat(detect("events.png", "[{\"email\":\"a@b.c\"}]").format()).isEqualTo(FileFormat.JSON_ARRAY);
         assertThat(detect("events.json", "{\"email\":\"a@b.c\"}\n").format()).isEqualTo(FileFormat.JSONL);
         assertThat(detect("events.jsonl", "\uFEFF{\"email\":\"a@b.c\"}\n").format()).isEqualTo(FileFormat.JSONL);
+        String longLine = "{\"customer_ssn\":\"123-45-6789\",\"note\":\"" + "x".repeat(FormatDetector.HEAD_BYTES) + "\"}\n";
+        assertThat(detect("events.txt", longLine.substring(0, FormatDetector.HEAD_BYTES)).format()).isEqualTo(FileFormat.JSONL);
     }
 
     @Test
