@@ -2,7 +2,7 @@ package com.sandboxgateway.sanitize;
 
 /** How the gateway reads a file, decided from its bytes by {@link FormatDetector}. */
 enum FileFormat {
-    /** A delimited table: comma, tab, semicolon or pipe. */
+    /** A delimited table: comma, semicolon or pipe ({@code TSV}: tab). */
     CSV, TSV, JSONL,
     /** A JSON array of objects, read element by element. */
     JSON_ARRAY,
