@@ -12,6 +12,8 @@
 # Settings (environment):
 #   ROWS="500000 5000000"   files to measure (row counts); the first one is also used for the warm-up
 #                           upload and the correctness check
+#   XLSX_ROWS=500000        also measure a workbook of this many rows (written by openpyxl from the CSV)
+#                           against openpyxl_reference.py; empty: no workbook
 #   REPS=2                  measured runs per file and tool
 #   DATA_DIR=/tmp/sanitize-bench-data   where the generated files and results go (needs ~1.5 GB)
 #   HEAP=256m               gateway -Xmx
@@ -38,6 +40,7 @@ UPSTREAM=${UPSTREAM:-sink}
 PANDAS_PYTHON=${PANDAS_PYTHON:-/usr/bin/python3}
 PYTHON=${PYTHON:-python3}
 JFR=${JFR:-0}
+XLSX_ROWS=${XLSX_ROWS-500000}
 JAR="$ROOT/target/sandbox-gateway-0.1.0-SNAPSHOT.jar"
 KEY=sk-gw-dev-alice
 
@@ -94,6 +97,19 @@ for rows in $ROWS; do
     fi
     FILES+=("$file")
 done
+UPLOADS=("${FILES[@]}")
+if [[ -n $XLSX_ROWS ]]; then
+    "$PANDAS_PYTHON" -c 'import openpyxl' 2>/dev/null || {
+        say "$PANDAS_PYTHON has no openpyxl: apt-get update && apt-get install -y python3-openpyxl"; exit 2; }
+    csv="$DATA_DIR/orders_$XLSX_ROWS.csv"
+    [[ -s "$csv" ]] || "$PYTHON" "$HERE/generate_orders.py" "$XLSX_ROWS" "$csv"
+    XLSX="$DATA_DIR/orders_$XLSX_ROWS.xlsx"
+    if [[ ! -s "$XLSX" ]]; then
+        say "-- generating $XLSX"
+        "$PANDAS_PYTHON" "$HERE/generate_orders_xlsx.py" "$csv" "$XLSX.tmp" && mv "$XLSX.tmp" "$XLSX"
+    fi
+    UPLOADS+=("$XLSX")
+fi
 
 # --- gateway --------------------------------------------------------------------------------------
 if [[ ! -s "$JAR" ]]; then
@@ -191,10 +207,11 @@ print("%.2f %.2f" % (r["headers_at"] - start, r["last_byte_at"] - r["headers_at"
     fi
 }
 
-# Runs the pandas reference on $1 once, writing $2; appends a result line.
+# Runs the reference on $1 once, writing $2 (pandas for CSV, openpyxl for a workbook); appends a result line.
 pandas_run() {
-    local file=$1 out=$2 json rss cpu
-    /usr/bin/time -v -o "$WORK/time.txt" "$PANDAS_PYTHON" "$HERE/pandas_reference.py" "$file" "$out" > "$WORK/pandas.json"
+    local file=$1 out=$2 json rss cpu tool=pandas
+    [[ $file == *.xlsx ]] && tool=openpyxl
+    /usr/bin/time -v -o "$WORK/time.txt" "$PANDAS_PYTHON" "$HERE/${tool}_reference.py" "$file" "$out" > "$WORK/pandas.json"
     json=$(cat "$WORK/pandas.json")
     rss=$(awk -F': ' '/Maximum resident set size/ {print int($2 / 1024)}' "$WORK/time.txt")
     cpu=$(awk -F': ' '/User time/ {u = $2} /System time/ {s = $2} END {printf "%.2f", u + s}' "$WORK/time.txt")
@@ -202,9 +219,9 @@ pandas_run() {
     seconds=$("$PYTHON" -c 'import json, sys; print(json.loads(sys.argv[1])["seconds"])' "$json")
     total=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$WORK/time.txt")
     mbs=$("$PYTHON" -c 'import json, sys; print(json.loads(sys.argv[1])["mb_per_s"])' "$json")
-    say "   pandas $(basename "$file"): ${seconds}s = $mbs MB/s (process incl. start-up and import ${total}s," \
+    say "   $tool $(basename "$file"): ${seconds}s = $mbs MB/s (process incl. start-up and import ${total}s," \
         "CPU ${cpu}s), peak RSS ${rss} MiB, load $(load)"
-    printf 'pandas\t%s\t%s\t%s\t%s\t\t\t%s\t%s\n' "$(basename "$file")" "$(stat -c %s "$file")" "$seconds" "$cpu" \
+    printf '%s\t%s\t%s\t%s\t%s\t\t\t%s\t%s\n' "$tool" "$(basename "$file")" "$(stat -c %s "$file")" "$seconds" "$cpu" \
         "$rss" "$(load | cut -d' ' -f1)" >> "$RESULTS"
 }
 
@@ -222,7 +239,7 @@ if [[ $JFR == 1 ]]; then
     "$PYTHON" "$HERE/jfr_hotspots.py" "$WORK/samples.txt"
 fi
 
-for file in "${FILES[@]}"; do
+for file in "${UPLOADS[@]}"; do
     say "-- gateway: $(basename "$file") ($(stat -c %s "$file") bytes), $REPS runs"
     for rep in $(seq "$REPS"); do upload "$file" "run $rep" || true; done
 done
@@ -242,8 +259,8 @@ fi
 # The gateway is idle from here on; stop it so the pandas runs have the machine to themselves.
 kill "$GW_PID"; wait "$GW_PID" 2>/dev/null || true; GW_PID=""
 
-for file in "${FILES[@]}"; do
-    say "-- pandas: $(basename "$file"), $REPS runs"
+for file in "${UPLOADS[@]}"; do
+    say "-- reference: $(basename "$file"), $REPS runs"
     for rep in $(seq "$REPS"); do pandas_run "$file" "$WORK/pandas-$(basename "$file")"; done
     if [[ -s "$WORK/gateway-output.csv" && $file == "${FILES[0]}" ]]; then
         say "-- correctness: the gateway's sanitized $(basename "$file") vs the pandas output and hmac"

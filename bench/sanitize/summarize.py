@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Prints the benchmark table from run.sh's results TSV (best run per tool and file).
+"""Prints the benchmark table from run.sh's results TSV (best run per tool and file). The reference is
+pandas for CSV files and openpyxl for the workbook. The CPU speed-up compares the CPU seconds of those
+best runs: on a shared machine, wall-clock time also measures the neighbours.
 
     python3 summarize.py results.tsv
 Standard library only.
@@ -24,12 +26,13 @@ def main():
         by[(row["tool"], row["file"])].append(row)
         if row["file"] not in files:
             files.append(row["file"])
-    head = ("| file | size MB | gateway s (runs) | gateway MB/s | gateway CPU s | pandas s (runs) | pandas MB/s "
-            "| pandas CPU s | speed-up | gateway heap max before/after GC MiB | gateway VmHWM MiB | pandas peak RSS MiB |")
+    head = ("| file | size MB | gateway s (runs) | gateway MB/s | gateway CPU s | reference s (runs) | reference MB/s "
+            "| reference CPU s | speed-up | CPU speed-up | gateway heap max before/after GC MiB | gateway VmHWM MiB | reference peak RSS MiB |")
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for name in files:
-        g, p = by.get(("gateway", name), []), by.get(("pandas", name), [])
+        g = by.get(("gateway", name), [])
+        p = [r for (tool, file), found in by.items() if file == name and tool != "gateway" for r in found]
         size = int((g or p)[0]["bytes"])
         gs = [num(r["seconds"]) for r in g]
         ps = [num(r["seconds"]) for r in p]
@@ -56,6 +59,7 @@ def main():
             f"{size / 1e6 / pbest:.1f}" if pbest else "-",
             prow["cpu_seconds"] if prow else "-",
             f"**{pbest / gbest:.1f}x**" if gbest and pbest else "-",
+            f"{num(prow['cpu_seconds']) / num(grow['cpu_seconds']):.1f}x" if grow and prow and num(grow["cpu_seconds"]) else "-",
             f"{heap_b:.0f} / {heap_a:.0f}" if g else "-",
             f"{hwm:.0f}" if g else "-",
             f"{rss:.0f}" if p else "-",

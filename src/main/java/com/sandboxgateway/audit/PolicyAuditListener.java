@@ -11,6 +11,7 @@ import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.proxy.RequestRefused;
 import com.sandboxgateway.sanitize.InjectionScreening;
 import com.sandboxgateway.sanitize.PlantedInstruction;
+import com.sandboxgateway.sanitize.SanitizationReport;
 import com.sandboxgateway.sanitize.UploadSanitized;
 import com.sandboxgateway.secrets.SensitiveDataFound;
 
@@ -72,10 +73,7 @@ class PolicyAuditListener {
         if (upload.location() != null) {
             details.put("location", upload.location());
         }
-        details.put("format", upload.report().format());
-        upload.report().dropped().forEach(details.putArray("dropped")::add);
-        upload.report().pseudonymized().forEach(details.putArray("pseudonymized")::add);
-        details.put("rows", upload.report().rows());
+        report(details, upload.report());
         details.put("key_id", upload.report().keyId());
         if (upload.instructionsFound() > 0) {
             instructions(details, upload.instructions(), upload.instructionsFound());
@@ -83,6 +81,24 @@ class PolicyAuditListener {
         auditLog.record(AuditRecord.policy(AuditRecord.Kind.SANITIZATION, upload.requestId(), upload.principal().user(),
                 upload.principal().team(), null, "sanitized", json.writeValueAsString(details), upload.at(),
                 upload.instructionsFound() > 0 ? List.of(InjectionScreening.FLAG) : List.of()));
+    }
+
+    /** Format, columns and rows; for a workbook or an archive, the same per sheet or entry. */
+    private static void report(ObjectNode details, SanitizationReport report) {
+        details.put("format", report.format());
+        report.dropped().forEach(details.putArray("dropped")::add);
+        report.pseudonymized().forEach(details.putArray("pseudonymized")::add);
+        details.put("rows", report.rows());
+        if (!report.parts().isEmpty()) {
+            var parts = details.putArray("parts");
+            for (SanitizationReport.Part part : report.parts()) {
+                ObjectNode node = parts.addObject().put("kind", part.kind()).put("name", part.name());
+                report(node, part.report());
+                if (!part.notes().isEmpty()) {
+                    part.notes().forEach(node.putArray("notes")::add);
+                }
+            }
+        }
     }
 
     private static void instructions(ObjectNode details, List<PlantedInstruction> found, long total) {

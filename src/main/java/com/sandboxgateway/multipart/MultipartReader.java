@@ -132,9 +132,13 @@ public final class MultipartReader {
     }
 
     private int indexOf(byte[] pattern, int from, int to) {
+        byte first = pattern[0];
         outer:
         for (int i = from; i <= to - pattern.length; i++) {
-            for (int j = 0; j < pattern.length; j++) {
+            if (buffer[i] != first) {
+                continue;
+            }
+            for (int j = 1; j < pattern.length; j++) {
                 if (buffer[i + j] != pattern[j]) {
                     continue outer;
                 }
@@ -151,6 +155,8 @@ public final class MultipartReader {
     /** A part's content: the bytes up to the next delimiter. */
     private final class PartStream extends InputStream {
         private boolean exhausted;
+        /** Where the content found so far ends in the buffer (reset when a fill moves the buffer's bytes). */
+        private int contentEnd;
 
         @Override
         public int read() throws IOException {
@@ -168,6 +174,12 @@ public final class MultipartReader {
                 return 0;
             }
             while (true) {
+                if (contentEnd > position) {
+                    int count = Math.min(length, contentEnd - position);
+                    System.arraycopy(buffer, position, target, offset, count);
+                    position += count;
+                    return count;
+                }
                 int found = indexOf(delimiter, position, limit);
                 if (found == position) {
                     position += delimiter.length;
@@ -175,17 +187,16 @@ public final class MultipartReader {
                     readDelimiterSuffix();
                     return -1;
                 }
-                // Bytes before a possible delimiter start are content for sure.
-                int safeEnd = found >= 0 ? found : Math.max(position, limit - delimiter.length + 1);
-                if (safeEnd > position) {
-                    int count = Math.min(length, safeEnd - position);
-                    System.arraycopy(buffer, position, target, offset, count);
-                    position += count;
-                    return count;
+                // Bytes before a possible delimiter start are content for sure; remembered, so a reader
+                // taking small chunks does not have the rest of the buffer searched again for each.
+                contentEnd = found >= 0 ? found : Math.max(position, limit - delimiter.length + 1);
+                if (contentEnd > position) {
+                    continue;
                 }
                 if (!fill()) {
                     throw new MalformedMultipartException("the body ends without its closing boundary");
                 }
+                contentEnd = 0;
             }
         }
     }

@@ -104,13 +104,28 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      * @param defaultExpiry {@code expires_after} given to every upload that sets none
      * @param maxExpiry a longer requested expiry is cut to this (OpenAI accepts 1 hour to 30 days)
      * @param deleteAfterUse delete the files a response used once it completes
-     * @param opaqueExtensions file extensions passed unchanged (still size-capped); any other
-     *        extension than csv, tsv and jsonl is refused
+     * @param opaqueExtensions types that cannot hold a table, passed unchanged (still size-capped) when their
+     *        bytes are not in fact text, a table or an archive; the content of a file decides how it is read,
+     *        its name is a hint
+     * @param archives what happens to a {@code .zip} upload: its entries sanitized one by one with the same
+     *        rules, or the archive refused
+     * @param allowMacroWorkbooks accept macro-enabled workbooks ({@code .xlsm}); their sheets are sanitized
+     *        and the macros are not sent on. Off: refused, since macros are code
+     * @param maxExpandedSize the most a compressed file, archive or workbook may expand to, all its parts together
+     * @param maxArchiveEntries the most entries a zip archive or workbook may hold
+     * @param maxExpansionRatio the most an entry of an archive or workbook may expand, as a multiple of its
+     *        compressed size (zip bombs expand thousands of times)
      */
     public record Files(@DefaultValue("100MB") DataSize maxUploadSize, @DefaultValue("1h") Duration defaultExpiry,
                         @DefaultValue("7d") Duration maxExpiry, boolean deleteAfterUse,
-                        @DefaultValue({"txt", "md", "pdf", "png", "jpg", "xlsx"}) List<String> opaqueExtensions) {
+                        @DefaultValue({"txt", "md", "pdf", "png", "jpg"}) List<String> opaqueExtensions,
+                        @DefaultValue("sanitize") ArchivePolicy archives, boolean allowMacroWorkbooks,
+                        @DefaultValue("1GB") DataSize maxExpandedSize, @DefaultValue("10000") int maxArchiveEntries,
+                        @DefaultValue("100") int maxExpansionRatio) {
     }
+
+    /** What happens to a zip archive upload. */
+    public enum ArchivePolicy { SANITIZE, REFUSE }
 
     /**
      * @param allowedDomains domains a container's {@code network_policy} may open; {@code *.example.com}

@@ -1,13 +1,10 @@
 package com.sandboxgateway.sanitize;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -21,6 +18,10 @@ import com.sandboxgateway.secrets.TextGuard;
  * record by record as it streams: dropped columns never reach the output, pseudonymized ones carry
  * keyed pseudonyms, formula-like cells are defused. Strict about what it cannot read safely: invalid
  * UTF-8, an unclosed quote or a row whose width differs from the header is refused with its line.
+ *
+ * <p>Made for tens of millions of cells: runs of plain characters are copied in bulk into one record
+ * buffer, cells are views into it, and whether a cell needs quotes is known from parsing (only a quoted
+ * cell or one holding a quote can), so a cell is passed over once in, once out.
  */
 final class CsvSanitizer {
 
@@ -36,9 +37,15 @@ final class CsvSanitizer {
     private int position;
     private int limit;
     private long line = 1;
-    private final List<StringBuilder> fields = new ArrayList<>();
+
+    /** The current record's characters, its fields' bounds, and which fields were quoted or hold a quote. */
+    private char[] record = new char[4096];
+    private int recordLength;
+    private int[] starts = new int[16];
+    private int[] ends = new int[16];
+    private boolean[] special = new boolean[16];
     private int fieldCount;
-    private char[] scratch = new char[256];
+    private Cell[] cells = new Cell[0];
 
     private final TextGuard guard;
     private final InstructionCheck instructions;
@@ -60,7 +67,7 @@ final class CsvSanitizer {
 
     SanitizationReport sanitize(InputStream in, OutputStream outStream) throws IOException {
         source = new Utf8Chars(in);
-        Writer out = new BufferedWriter(new OutputStreamWriter(outStream, StandardCharsets.UTF_8), 64 * 1024);
+        Utf8Out out = new Utf8Out(outStream);
         boolean bom = peek() == '\uFEFF';
         if (bom) {
             position++;
@@ -76,7 +83,7 @@ final class CsvSanitizer {
         writeRecord(out, columns, 0, terminator);
         long rows = 0;
         for (long recordLine = line; (terminator = readRecord()) != null; recordLine = line) {
-            if (fieldCount == 1 && fields.getFirst().isEmpty()) {
+            if (fieldCount == 1 && ends[0] == starts[0]) {
                 continue;
             }
             if (fieldCount != width) {
@@ -102,7 +109,7 @@ final class CsvSanitizer {
         Column[] columns = new Column[fieldCount];
         Set<String> present = new LinkedHashSet<>();
         for (int i = 0; i < fieldCount; i++) {
-            String name = ColumnNames.normalize(fields.get(i).toString());
+            String name = ColumnNames.normalize(cell(i).toString());
             present.add(name);
             columns[i] = new Column(name, rules.drops(name), rules.pseudonymizes(name));
         }
@@ -115,26 +122,44 @@ final class CsvSanitizer {
         return columns;
     }
 
-    /** Reads one record into {@link #fields}; returns its line terminator ("" at the end), or null at the end of input. */
+    /** Reads one record; returns its line terminator ("" at the end), or null at the end of input. */
     private String readRecord() throws IOException {
         fieldCount = 0;
-        StringBuilder field = nextField();
+        recordLength = 0;
+        startField();
         long quoteLine = 0;
         boolean quoted = false;
         boolean atFieldStart = true;
         while (true) {
-            int c = next();
-            if (c == EOF) {
+            if (position == limit && !fill()) {
                 if (quoted) {
                     throw invalid(quoteLine, "a quoted field opened here is never closed");
                 }
-                return fieldCount == 1 && field.isEmpty() && atFieldStart ? null : "";
+                endField();
+                return fieldCount == 1 && recordLength == 0 && atFieldStart ? null : "";
             }
+            int run = position;
+            if (quoted) {
+                while (run < limit && buffer[run] != '"' && buffer[run] != '\n' && buffer[run] != '\r') {
+                    run++;
+                }
+            } else {
+                while (run < limit && buffer[run] != delimiter && buffer[run] != '"' && buffer[run] != '\n' && buffer[run] != '\r') {
+                    run++;
+                }
+            }
+            if (run > position) {
+                append(buffer, position, run - position);
+                position = run;
+                atFieldStart &= quoted;
+                continue;
+            }
+            char c = buffer[position++];
             if (quoted) {
                 if (c == '"') {
                     if (peek() == '"') {
                         position++;
-                        field.append('"');
+                        append('"');
                     } else {
                         quoted = false;
                     }
@@ -142,43 +167,83 @@ final class CsvSanitizer {
                     if (c == '\n' || c == '\r' && peek() != '\n') {
                         line++;
                     }
-                    field.append((char) c);
+                    append(c);
                 }
-            } else if (c == '"' && atFieldStart) {
-                quoted = true;
+            } else if (c == '"') {
+                special[fieldCount - 1] = true;
+                if (atFieldStart) {
+                    quoted = true;
+                    quoteLine = line;
+                } else {
+                    append(c);
+                }
                 atFieldStart = false;
-                quoteLine = line;
             } else if (c == delimiter) {
-                field = nextField();
+                endField();
+                startField();
                 atFieldStart = true;
             } else if (c == '\n') {
                 line++;
+                endField();
                 return "\n";
-            } else if (c == '\r') {
+            } else {
                 line++;
+                endField();
                 if (peek() == '\n') {
                     position++;
                     return "\r\n";
                 }
                 return "\r";
-            } else {
-                atFieldStart = false;
-                field.append((char) c);
             }
         }
     }
 
-    private StringBuilder nextField() {
-        if (fieldCount == fields.size()) {
-            fields.add(new StringBuilder(32));
+    private void startField() {
+        if (fieldCount == starts.length) {
+            starts = Arrays.copyOf(starts, fieldCount * 2);
+            ends = Arrays.copyOf(ends, fieldCount * 2);
+            special = Arrays.copyOf(special, fieldCount * 2);
         }
-        StringBuilder field = fields.get(fieldCount++);
-        field.setLength(0);
-        return field;
+        starts[fieldCount] = recordLength;
+        special[fieldCount] = false;
+        fieldCount++;
+    }
+
+    private void endField() {
+        ends[fieldCount - 1] = recordLength;
+    }
+
+    private void append(char c) {
+        if (recordLength == record.length) {
+            record = Arrays.copyOf(record, record.length * 2);
+        }
+        record[recordLength++] = c;
+    }
+
+    private void append(char[] chars, int offset, int count) {
+        if (recordLength + count > record.length) {
+            record = Arrays.copyOf(record, Math.max(record.length * 2, recordLength + count));
+        }
+        System.arraycopy(chars, offset, record, recordLength, count);
+        recordLength += count;
+    }
+
+    /** Field {@code i} of the current record, as a view that is only valid until the next record is read. */
+    private Cell cell(int i) {
+        if (cells.length < fieldCount) {
+            Cell[] grown = Arrays.copyOf(cells, fieldCount);
+            for (int j = cells.length; j < grown.length; j++) {
+                grown[j] = new Cell();
+            }
+            cells = grown;
+        }
+        Cell cell = cells[i];
+        cell.set(record, starts[i], ends[i]);
+        return cell;
     }
 
     /** @param line the record's first line, or 0 for the header */
-    private void writeRecord(Writer out, Column[] columns, long line, String terminator) throws IOException {
+    private void writeRecord(Utf8Out out, Column[] columns, long line, String terminator) throws IOException {
         boolean first = true;
         for (int i = 0; i < columns.length; i++) {
             Column column = columns[i];
@@ -189,45 +254,52 @@ final class CsvSanitizer {
                 out.write(delimiter);
             }
             first = false;
-            CharSequence value = fields.get(i);
+            Cell cell = cell(i);
             if (line > 0 && column.pseudonymize) {
-                value = pseudonyms.pseudonym(value);
-            } else if (line > 0 && guard != null) {
-                value = guard.guard(value, () -> "file line " + line + " column " + column.name, true);
+                // Hex digits: never quoted, never a formula.
+                out.write(pseudonyms.pseudonym(cell));
+                continue;
             }
-            if (instructions != null && !(line > 0 && column.pseudonymize)) {
+            CharSequence value = cell;
+            if (line > 0 && guard != null) {
+                value = guard.guard(cell, () -> "file line " + line + " column " + column.name, true);
+            }
+            if (instructions != null) {
                 instructions.check(value, line > 0 ? line : 1, i + 1);
             }
-            writeCell(out, value);
+            writeCell(out, value, value == cell ? special[i] : true);
         }
         out.write(terminator.isEmpty() ? "\n" : terminator);
     }
 
-    private void writeCell(Writer out, CharSequence value) throws IOException {
+    /** @param mayNeedQuotes false when the value holds no delimiter, quote or line break, as parsing showed */
+    private void writeCell(Utf8Out out, CharSequence value, boolean mayNeedQuotes) throws IOException {
         boolean defuse = rules.neutralizeFormulas() && Formulas.looksLikeFormula(value);
-        boolean quote = needsQuotes(value);
-        int length = value.length();
-        if (scratch.length < 2 * length + 3) {
-            scratch = new char[2 * length + 3];
+        boolean quote = mayNeedQuotes && needsQuotes(value);
+        if (!quote && !defuse) {
+            if (value instanceof Cell cell) {
+                out.write(cell.chars, cell.start, cell.length());
+            } else {
+                out.write(value);
+            }
+            return;
         }
-        int n = 0;
         if (quote) {
-            scratch[n++] = '"';
+            out.write('"');
         }
         if (defuse) {
-            scratch[n++] = '\'';
+            out.write('\'');
         }
-        for (int i = 0; i < length; i++) {
+        for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (quote && c == '"') {
-                scratch[n++] = '"';
+                out.write('"');
             }
-            scratch[n++] = c;
+            out.write(c);
         }
         if (quote) {
-            scratch[n++] = '"';
+            out.write('"');
         }
-        out.write(scratch, 0, n);
     }
 
     private boolean needsQuotes(CharSequence value) {
@@ -238,13 +310,6 @@ final class CsvSanitizer {
             }
         }
         return false;
-    }
-
-    private int next() throws IOException {
-        if (position == limit && !fill()) {
-            return EOF;
-        }
-        return buffer[position++];
     }
 
     private int peek() throws IOException {
@@ -275,5 +340,38 @@ final class CsvSanitizer {
 
     /** A header column and what the rules do to it. */
     private record Column(String name, boolean drop, boolean pseudonymize) {
+    }
+
+    /** A field of the current record: a window on the record buffer, reused from record to record. */
+    private static final class Cell implements CharSequence {
+        private char[] chars;
+        private int start;
+        private int end;
+
+        void set(char[] chars, int start, int end) {
+            this.chars = chars;
+            this.start = start;
+            this.end = end;
+        }
+
+        @Override
+        public int length() {
+            return end - start;
+        }
+
+        @Override
+        public char charAt(int index) {
+            return chars[start + index];
+        }
+
+        @Override
+        public CharSequence subSequence(int from, int to) {
+            return new String(chars, start + from, to - from);
+        }
+
+        @Override
+        public String toString() {
+            return new String(chars, start, end - start);
+        }
     }
 }

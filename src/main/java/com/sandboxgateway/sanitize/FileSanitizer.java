@@ -1,6 +1,5 @@
 package com.sandboxgateway.sanitize;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -24,14 +23,14 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The organisation's data rules applied to one file, however it arrives (a multipart upload, or a file
- * sent inline in a request): CSV, TSV and JSON Lines are rewritten (columns dropped, pseudonymized,
- * formulas defused, a profile's required columns checked, cells scanned for credentials and planted
- * instructions), text files are scanned line by line, other opaque types pass unchanged, anything else
- * is refused; all are size-capped. What was done is published for the audit and metrics.
+ * sent inline in a request), in the format its content shows ({@link FileRewriter}): tables (CSV, TSV,
+ * JSON Lines, JSON arrays, XLSX sheets, also inside gzip and zip) are rewritten (columns dropped,
+ * pseudonymized, formulas defused, a profile's required columns checked, cells scanned for credentials
+ * and planted instructions), text is scanned line by line, bytes that cannot hold a table pass unchanged
+ * when the policy lists their type, anything else is refused; all are size-capped. What was done is
+ * published for the audit and metrics.
  */
 public final class FileSanitizer {
-
-    private static final int SNIFF_BYTES = 8 * 1024;
 
     private final PolicyProperties.Files files;
     private final PolicyProperties.Sanitization sanitization;
@@ -112,44 +111,11 @@ public final class FileSanitizer {
         return report;
     }
 
-    /** Whether a file of this name is passed on byte for byte (an opaque type that is not text). */
-    boolean passesUnchanged(String filename) {
-        return FileFormat.byName(filename, files.opaqueExtensions()) == FileFormat.OPAQUE && !FileFormat.isText(filename);
-    }
-
     private SanitizationReport rewrite(String filename, InputStream content, OutputStream out, SanitizationRules rules,
                                        TextGuard guard, InstructionCheck instructions) throws IOException {
-        FileFormat format = FileFormat.byName(filename, files.opaqueExtensions());
-        if (format == null) {
-            throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "The file '" + filename
-                    + "' has a type the policy does not accept. Send CSV, TSV or JSON Lines data, or one of: "
-                    + String.join(", ", files.opaqueExtensions()) + ".");
-        }
-        BufferedInputStream in = new BufferedInputStream(new SizeLimitedInputStream(content, files.maxUploadSize().toBytes()), 64 * 1024);
-        in.mark(SNIFF_BYTES);
-        byte[] head = in.readNBytes(SNIFF_BYTES);
-        in.reset();
-        String contradiction = format.contradiction(head, head.length);
-        if (contradiction != null) {
-            throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "The file '" + filename
-                    + "' does not match its extension: " + contradiction + ".");
-        }
-        return switch (format) {
-            case CSV -> new CsvSanitizer(',', rules, pseudonyms(), guard, instructions).sanitize(in, out);
-            case TSV -> new CsvSanitizer('\t', rules, pseudonyms(), guard, instructions).sanitize(in, out);
-            case JSONL -> new JsonLinesSanitizer(rules, pseudonyms(), json, guard, instructions).sanitize(in, out);
-            case OPAQUE -> {
-                if (FileFormat.isText(filename)) {
-                    TextLinesChecked checked = new TextLinesChecked(out, instructions);
-                    new TextFileGuard(scanner, secrets, pii, guard).copy(in, checked);
-                    checked.flush();
-                    checked.finish();
-                } else {
-                    in.transferTo(out);
-                }
-                yield new SanitizationReport("opaque", List.of(), List.of(), 0, null);
-            }
-        };
+        FileRewriter rewriter = new FileRewriter(files, rules, pseudonyms(), guard, instructions,
+                new TextFileGuard(scanner, secrets, pii, guard), json);
+        return rewriter.rewrite(filename, new SizeLimitedInputStream(content, files.maxUploadSize().toBytes()), out, 0);
     }
 
     /** Null only when no column is pseudonymized, which the startup checks guarantee. */

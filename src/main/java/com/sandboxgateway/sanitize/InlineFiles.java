@@ -29,10 +29,13 @@ import tools.jackson.databind.node.ObjectNode;
 public final class InlineFiles implements RequestStep {
 
     /** File types by media type, for an inline file sent without a name. */
-    private static final Map<String, String> EXTENSIONS = Map.of(
-            "text/csv", "csv", "text/tab-separated-values", "tsv", "application/jsonl", "jsonl",
-            "application/x-ndjson", "jsonl", "text/plain", "txt", "text/markdown", "md", "application/pdf", "pdf",
-            "image/png", "png", "image/jpeg", "jpg");
+    private static final Map<String, String> EXTENSIONS = Map.ofEntries(
+            Map.entry("text/csv", "csv"), Map.entry("text/tab-separated-values", "tsv"), Map.entry("application/jsonl", "jsonl"),
+            Map.entry("application/x-ndjson", "jsonl"), Map.entry("application/json", "json"),
+            Map.entry("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx"),
+            Map.entry("application/gzip", "gz"), Map.entry("application/zip", "zip"), Map.entry("text/plain", "txt"),
+            Map.entry("text/markdown", "md"), Map.entry("application/pdf", "pdf"), Map.entry("image/png", "png"),
+            Map.entry("image/jpeg", "jpg"));
 
     private final FileSanitizer files;
 
@@ -90,12 +93,13 @@ public final class InlineFiles implements RequestStep {
         }
         String filename = filename(part.path("filename").asString(null), mediaType);
         ByteArrayOutputStream sanitized = new ByteArrayOutputStream(bytes.length);
+        SanitizationReport report;
         try {
-            files.sanitize(exchange, filename, location, new ByteArrayInputStream(bytes), sanitized, rules);
+            report = files.sanitize(exchange, filename, location, new ByteArrayInputStream(bytes), sanitized, rules);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        if (!files.passesUnchanged(filename)) {
+        if (!report.passedUnchanged()) {
             part.put("file_data", prefix + Base64.getEncoder().encodeToString(sanitized.toByteArray()));
             exchange.jsonEdited();
         }

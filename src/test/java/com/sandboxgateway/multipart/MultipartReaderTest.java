@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +36,26 @@ class MultipartReaderTest {
             assertThat(parts.get(0)).containsExactly("purpose", null, null, "user_data");
             assertThat(parts.get(1)).containsExactly("file", "sa\"les.csv", "text/csv",
                     "a,b\r\n--not-the-boundary\r\n\r\n--" + BOUNDARY.substring(0, 10) + "\r\n1,2");
+        }
+    }
+
+    @Test
+    void shouldReadALargePartInSmallPiecesWhateverTheArrivalChunks() throws IOException {
+        String content = ("row,\r\n--" + BOUNDARY.substring(0, 12) + "\r\n").repeat(20_000);
+        String body = "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n" + content + "\r\n--" + BOUNDARY + "--\r\n";
+        for (int chunk : new int[] {5, 4096, 1_000_000}) {
+            for (int piece : new int[] {1, 7, 1000, 50_000}) {
+                MultipartReader reader = new MultipartReader(new Trickle(body.getBytes(StandardCharsets.UTF_8), chunk), BOUNDARY);
+                ByteArrayOutputStream read = new ByteArrayOutputStream();
+                InputStream part = reader.next().content();
+                byte[] buffer = new byte[piece];
+                for (int n = part.read(buffer, 0, piece); n >= 0; n = part.read(buffer, 0, piece)) {
+                    read.write(buffer, 0, n);
+                }
+
+                assertThat(read.toString(StandardCharsets.UTF_8)).as("arriving in %d, read in %d", chunk, piece).isEqualTo(content);
+                assertThat(reader.next()).isNull();
+            }
         }
     }
 

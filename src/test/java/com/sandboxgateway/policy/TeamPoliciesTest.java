@@ -14,7 +14,8 @@ import org.springframework.util.unit.DataSize;
 class TeamPoliciesTest {
 
     private static final PolicyProperties.Org ORG = new PolicyProperties.Org(
-            new PolicyProperties.Files(DataSize.ofMegabytes(100), Duration.ofHours(1), Duration.ofDays(7), false, List.of("txt")),
+            new PolicyProperties.Files(DataSize.ofMegabytes(100), Duration.ofHours(1), Duration.ofDays(7), false, List.of("txt"),
+                    PolicyProperties.ArchivePolicy.SANITIZE, false, DataSize.ofGigabytes(1), 10000, 100),
             new PolicyProperties.Sanitization(null, List.of(), List.of(), true, Map.of()),
             new PolicyProperties.Network(List.of("pypi.org", "*.example.com")),
             new PolicyProperties.Containers(List.of("1g", "4g"), 20),
