@@ -34,6 +34,7 @@ import com.sandboxgateway.sanitize.FileSanitizer;
 import com.sandboxgateway.sanitize.InjectionScreening;
 import com.sandboxgateway.sanitize.InlineFiles;
 import com.sandboxgateway.sanitize.Pseudonymizer;
+import com.sandboxgateway.sanitize.SafetyIdentifier;
 import com.sandboxgateway.sanitize.UploadSanitizer;
 import com.sandboxgateway.secrets.PromptGuard;
 import com.sandboxgateway.secrets.SecretScanner;
@@ -60,7 +61,7 @@ class PipelineConfiguration {
                             UpstreamClient upstream, JsonMapper json, ApplicationEventPublisher events, Clock clock,
                             JdbcClient jdbc, RateLimits rateLimits, SpendBudget spend, TurnBudget turns,
                             InjectionDetector injectionDetector, MeterRegistry meters, CodeExecutionAuditor codeAuditor,
-                            RunawaySessions runawaySessions) {
+                            RunawaySessions runawaySessions, SafetyIdentifier safetyIdentifier) {
         Pseudonymizer pseudonymizer = Pseudonymizer.fromPolicy(policy.org().sanitization(),
                 policy.org().pii().action() == PolicyProperties.PiiAction.PSEUDONYMIZE);
         SecretScanner scanner = SecretScanner.standard();
@@ -77,6 +78,7 @@ class PipelineConfiguration {
                 new UploadSanitizer(files),
                 new InlineFiles(files),
                 new CodeOutputsRequested(),
+                safetyIdentifier,
                 spend,
                 turns,
                 // After the turn budget, which resolves the session (and gives its turns back on a refusal).

@@ -39,7 +39,7 @@ public final class RateLimiter {
     public record Take(Scope scope, boolean allowed, long limit, long remaining, Duration retryAfter, Duration reset) {
     }
 
-    public enum Scope { USER, TEAM }
+    public enum Scope { KEY, USER, TEAM }
 
     /**
      * Takes one request from the user's bucket, then from the team's. A request the team's bucket
@@ -51,6 +51,33 @@ public final class RateLimiter {
     public Take take(String user, String team, EffectivePolicy.Limits limits) {
         try {
             return takeFromBoth(user, team, limits);
+        } catch (StateUnavailableException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new StateUnavailableException("the rate-limit buckets could not be updated", e);
+        }
+    }
+
+    /**
+     * Takes one request from a run-time key's own bucket ({@code keyPerMinute}, as capacity and refill), then
+     * as {@link #take(String, String, EffectivePolicy.Limits)}; a refusal there gives the key's token back. A key's
+     * bucket only narrows: the user's and the team's still apply to every request of the key.
+     *
+     * @return the refusing bucket's outcome, or, when all allowed, the key's or the user's, whichever has less left
+     */
+    public Take take(String keyId, int keyPerMinute, String user, String team, EffectivePolicy.Limits limits) {
+        try {
+            Bucket keyBucket = buckets.bucket("rl:k:" + keyId + ":" + keyPerMinute, configuration(keyPerMinute, keyPerMinute));
+            Take byKey = take(Scope.KEY, keyBucket, keyPerMinute, keyPerMinute);
+            if (!byKey.allowed()) {
+                return byKey;
+            }
+            Take rest = takeFromBoth(user, team, limits);
+            if (!rest.allowed()) {
+                keyBucket.addTokens(1);
+                return rest;
+            }
+            return byKey.remaining() < rest.remaining() ? byKey : rest;
         } catch (StateUnavailableException e) {
             throw e;
         } catch (RuntimeException e) {
