@@ -36,6 +36,7 @@ import org.springframework.security.oauth2.jwt.SupplierJwtDecoder;
 
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jose.util.JSONObjectUtils;
@@ -117,8 +118,11 @@ final class JwtAuthenticator {
                 throw new InvalidCredentialsException("The token is not signed (alg none); the gateway accepts only tokens"
                         + " signed by a configured issuer.");
             }
-            throw new InvalidCredentialsException("The token's signature could not be checked against the keys its issuer"
-                    + " publishes (unknown key id, or an algorithm other than RS, PS or ES); get a fresh token.");
+            if (e.getCause() instanceof BadJOSEException) {
+                throw new InvalidCredentialsException("The token's signature could not be checked against the keys its issuer"
+                        + " publishes (unknown key id, or an algorithm other than RS, PS or ES); get a fresh token.");
+            }
+            throw new InvalidCredentialsException("The token is malformed (" + e.getMessage() + "); get a fresh token.");
         } catch (JwtException e) {
             log.warn("The keys of {} ({}) could not be fetched: {}", issuer.where(), issuer.settings().issuerUri(), e.getMessage());
             throw new InvalidCredentialsException("The keys of the token's issuer could not be fetched just now; try again shortly.");
