@@ -36,7 +36,11 @@ class AdminActions {
      * @param details what was acted on, e.g. {@code {"action": "reset_rate_limit", "user": "alice"}}
      */
     void record(SecurityContext context, Map<String, String> details) {
-        String admin = context.getPrincipal() == null ? "unknown" : context.getPrincipal().getName();
+        record(context.getPrincipal() == null ? "unknown" : context.getPrincipal().getName(), details);
+    }
+
+    /** The same, for routes outside the actuator's endpoint model, which know the admin by name. */
+    void record(String admin, Map<String, String> details) {
         String team = authenticator.principalOf(admin).map(Principal::team).orElse(null);
         auditLog.record(AuditRecord.policy(AuditRecord.Kind.ADMIN_ACTION, "admin-" + UUID.randomUUID(), admin, team, null,
                 details.get("action"), json.writeValueAsString(details), clock.instant()));
