@@ -20,9 +20,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Guards the actuator: health and the Prometheus scrape stay open, everything else needs a gateway
- * key (or an identity provider's token) with the {@code admin} role. No or unknown key: 401; a key without the role: 403; both as
- * RFC 9457 Problem Details. An admin's request carries the admin as its user principal, so
- * endpoints can record who acted.
+ * key (or an identity provider's token) with the {@code admin} role. No, unknown or invalid credentials:
+ * 401 saying why; a caller without the role: 403; both as RFC 9457 Problem Details. An admin's request
+ * carries an {@link AdminPrincipal} as its user principal, so endpoints can record who acted.
  */
 final class AdminAccessFilter extends OncePerRequestFilter {
 
@@ -49,7 +49,8 @@ final class AdminAccessFilter extends OncePerRequestFilter {
             principal = authenticator.require(request.getHeader("Authorization"));
         } catch (InvalidCredentialsException e) {
             response.setHeader("WWW-Authenticate", "Bearer");
-            problem(response, HttpStatus.UNAUTHORIZED, e.getMessage() + " The admin endpoints need a key or token with the admin role.");
+            problem(response, HttpStatus.UNAUTHORIZED,
+                    e.getMessage() + " The admin endpoints need a key or token with the admin role.");
             return;
         }
         if (!principal.isAdmin()) {
@@ -57,11 +58,11 @@ final class AdminAccessFilter extends OncePerRequestFilter {
                     + " lacks the admin role that the admin endpoints require.");
             return;
         }
-        String admin = principal.user();
+        AdminPrincipal admin = new AdminPrincipal(principal.user(), principal.team());
         chain.doFilter(new HttpServletRequestWrapper(request) {
             @Override
             public java.security.Principal getUserPrincipal() {
-                return () -> admin;
+                return admin;
             }
         }, response);
     }

@@ -123,9 +123,8 @@ final class KeysHandlers {
                     "roles", String.join(",", new TreeSet<>(roles))));
             details.put("expiresIn", body.expiresIn() == null ? "never" : body.expiresIn());
             details.put("limits", limits.toString());
-            String admin = admin(request);
-            actions.record(admin, details);
-            RuntimeKeys.Issued issued = keys.issue(id, user, team, roles, expiry, limits, admin);
+            actions.record(admin(request), details);
+            RuntimeKeys.Issued issued = keys.issue(id, user, team, roles, expiry, limits, adminName(request));
             return ok(KeyView.of(issued.key(), issued.plaintext()));
         } catch (Refused e) {
             return badRequest(e.getMessage());
@@ -249,7 +248,11 @@ final class KeysHandlers {
     }
 
     /** The admin {@link AdminAccessFilter} let through. */
-    private static String admin(ServerRequest request) {
+    private static java.security.Principal admin(ServerRequest request) {
+        return request.principal().orElse(null);
+    }
+
+    private static String adminName(ServerRequest request) {
         return request.principal().map(java.security.Principal::getName).orElse("unknown");
     }
 

@@ -149,6 +149,11 @@ class JwtAuthenticationTest extends GatewayIntegrationTest {
                 .issueTime(Date.from(now.minus(Duration.ofHours(1)))).expirationTime(Date.from(now.minus(Duration.ofMinutes(5)))));
 
         assertThat(admin("/actuator/policies", admin).statusCode()).isEqualTo(200);
+        HttpResponse<String> reset = raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + admin).DELETE(),
+                "/actuator/ratelimits/alice", managementPort);
+        assertThat(reset.statusCode()).isEqualTo(200);
+        assertThat(admin("/actuator/audit?kind=ADMIN_ACTION&user=ops", admin).body())
+                .as("the token's user and team are the audit's").contains("\"team\":\"platform\"").contains("reset_rate_limit");
         HttpResponse<String> forbidden = admin("/actuator/policies", user);
         assertThat(forbidden.statusCode()).as("'admin' of the identity provider is not the configured admin-role").isEqualTo(403);
         HttpResponse<String> expired = admin("/actuator/policies", expiredAdmin);
