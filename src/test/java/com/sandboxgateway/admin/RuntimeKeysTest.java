@@ -81,6 +81,8 @@ class RuntimeKeysTest {
         String listing = admin(second, "GET", "/actuator/keys", null).body();
         JsonNode listed = find(json.readTree(listing), id);
         assertThat(listed.path("user").asString()).isEqualTo("kim");
+        assertThat(listed.path("lastUsed").asString()).isNotEmpty();
+        assertThat(listed.path("createdBy").asString()).isEqualTo("root");
         assertThat(listed.path("key").isNull()).isTrue();
         assertThat(listed.path("expires").asString()).isNotEmpty();
         assertThat(listing).doesNotContain(key).doesNotContain(ApiKeyAuthenticator.sha256Hex(key));
@@ -198,6 +200,28 @@ class RuntimeKeysTest {
     }
 
     @Test
+    void shouldRefuseAKeyOnceItExpired() throws Exception {
+        String key = issue(first, "{\"user\":\"pat\",\"team\":\"analytics\",\"expiresIn\":\"1ms\"}").path("key").asString();
+        Thread.sleep(5);
+
+        HttpResponse<String> refused = v1(second, key);
+
+        assertThat(refused.statusCode()).isEqualTo(401);
+        assertThat(refused.body()).contains("no longer accepted");
+    }
+
+    @Test
+    void shouldLetAnIssuedAdminKeyUseTheAdminEndpointsAndAUserKeyNot() throws Exception {
+        String admin = issue(first, "{\"user\":\"quinn\",\"team\":\"platform\",\"roles\":[\"user\",\"admin\"]}").path("key").asString();
+        String user = issue(first, "{\"user\":\"rae\",\"team\":\"platform\"}").path("key").asString();
+
+        assertThat(send(HttpRequest.newBuilder(uri(second, "local.management.port", "/actuator/policies")).GET(), admin)
+                .statusCode()).isEqualTo(200);
+        assertThat(send(HttpRequest.newBuilder(uri(second, "local.management.port", "/actuator/policies")).GET(), user)
+                .statusCode()).isEqualTo(403);
+    }
+
+    @Test
     void shouldKeepConfiguredKeysReadOnlyAndAnswerOnlyAdmins() throws Exception {
         JsonNode listing = json.readTree(admin(first, "GET", "/actuator/keys", null).body());
         String configured = null;
@@ -221,6 +245,8 @@ class RuntimeKeysTest {
         return new SpringApplicationBuilder(SandboxGatewayApplication.class).profiles("test", "postgres").run(
                 "--server.port=0",
                 "--gateway.upstream.base-url=" + ScriptedUpstream.baseUrl(),
+                // Three replicas on a busy machine: the test profile's 3 s would make a slow answer a timeout.
+                "--gateway.upstream.read-timeout=30s",
                 "--spring.datasource.url=jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + SCHEMA,
                 "--spring.flyway.schemas=" + SCHEMA,
                 "--gateway.state.backend=" + backend,

@@ -26,6 +26,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
@@ -120,6 +121,15 @@ class JwtAuthenticationTest extends GatewayIntegrationTest {
                 .claim("groups", List.of("gateway-admin")).build()).serialize();
 
         assertRefused(unsigned, "not signed (alg none)");
+    }
+
+    @Test
+    void shouldRefuseATokenSignedWithASharedSecretEvenTheIssuersPublicKey() throws Exception {
+        SignedJWT forged = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(ACME_KEY.getKeyID()).build(),
+                base(acmeIssuer()).subject("mallory").claim("team", "analytics").build());
+        forged.sign(new MACSigner(ACME_KEY.toRSAPublicKey().getEncoded()));
+
+        assertRefused(forged.serialize(), "signature could not be checked");
     }
 
     @Test
