@@ -27,6 +27,7 @@ import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
 import org.springframework.security.oauth2.jwt.BadJwtException;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtDecoderInitializationException;
 import org.springframework.security.oauth2.jwt.JwtException;
 import org.springframework.security.oauth2.jwt.JwtIssuerValidator;
 import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
@@ -41,6 +42,7 @@ import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jose.util.JSONObjectUtils;
 import com.nimbusds.jose.util.ResourceRetriever;
+import com.nimbusds.jwt.EncryptedJWT;
 import com.nimbusds.jwt.JWT;
 import com.nimbusds.jwt.JWTParser;
 
@@ -79,7 +81,10 @@ final class JwtAuthenticator {
         }
     }
 
-    /** The bearer parsed as a JWT (signed, or {@code alg: none}), or {@code null} when it is not one. */
+    /**
+     * The bearer parsed as a JWT (signed, encrypted, or {@code alg: none}), or {@code null} when it is not
+     * one. Every JWT is then checked as a token, never looked up as a key.
+     */
     static JWT parse(String bearer) {
         if (bearer.chars().filter(c -> c == '.').count() < 2) {
             return null;
@@ -93,6 +98,9 @@ final class JwtAuthenticator {
 
     /** The principal a verified token names. */
     Principal authenticate(JWT parsed, String token) {
+        if (parsed instanceof EncryptedJWT) {
+            throw new InvalidCredentialsException("The token is encrypted (JWE); the gateway accepts signed tokens only.");
+        }
         TrustedIssuer issuer = byIssuer.get(issuerOf(parsed));
         if (issuer == null) {
             throw new InvalidCredentialsException("The token's issuer (iss) is not one the gateway trusts"
@@ -123,7 +131,7 @@ final class JwtAuthenticator {
                         + " publishes (unknown key id, or an algorithm other than RS, PS or ES); get a fresh token.");
             }
             throw new InvalidCredentialsException("The token is malformed (" + e.getMessage() + "); get a fresh token.");
-        } catch (JwtException e) {
+        } catch (JwtException | JwtDecoderInitializationException e) {
             log.warn("The keys of {} ({}) could not be fetched: {}", issuer.where(), issuer.settings().issuerUri(), e.getMessage());
             throw new InvalidCredentialsException("The keys of the token's issuer could not be fetched just now; try again shortly.");
         }

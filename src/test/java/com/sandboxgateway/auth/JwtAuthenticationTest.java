@@ -73,6 +73,8 @@ class JwtAuthenticationTest extends GatewayIntegrationTest {
         registry.add("gateway.auth.jwt.issuers[1].jwk-set-uri", () -> idp.baseUrl() + "/rotating/jwks");
         registry.add("gateway.auth.jwt.issuers[1].audiences", () -> "other-app," + AUDIENCE);
         registry.add("gateway.auth.jwt.issuers[1].user-claim", () -> "email");
+        registry.add("gateway.auth.jwt.issuers[2].issuer-uri", () -> idp.baseUrl() + "/realms/gone");
+        registry.add("gateway.auth.jwt.issuers[2].audiences", () -> AUDIENCE);
     }
 
     @Test
@@ -113,6 +115,12 @@ class JwtAuthenticationTest extends GatewayIntegrationTest {
     void shouldRefuseATokenSignedWithAKeyTheIssuerDoesNotPublish() {
         assertRefused(sign(STRANGER, base(acmeIssuer()).subject("mallory").claim("team", "analytics").build()),
                 "signature could not be checked");
+    }
+
+    @Test
+    void shouldRefuseATokenWhoseIssuersKeysCannotBeFound() {
+        assertRefused(sign(ACME_KEY, base(idp.baseUrl() + "/realms/gone").subject("dana").claim("team", "analytics").build()),
+                "could not be fetched");
     }
 
     @Test
