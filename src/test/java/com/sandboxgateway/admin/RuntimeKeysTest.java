@@ -145,6 +145,7 @@ class RuntimeKeysTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> v1(second, original).statusCode() == 401);
         assertThat(v1(second, third).statusCode()).isEqualTo(404);
         assertThat(admin(first, "POST", "/actuator/keys/" + id + "/rotate", "{\"grace\":\"soon\"}").statusCode()).isEqualTo(400);
+        assertThat(admin(first, "GET", "/actuator/audit?kind=ADMIN_ACTION&limit=500", null).body()).contains("rotate_key");
     }
 
     @Test

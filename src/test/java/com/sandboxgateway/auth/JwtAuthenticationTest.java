@@ -150,6 +150,7 @@ class JwtAuthenticationTest extends GatewayIntegrationTest {
         openAi.stubFor(get("/v1/files").willReturn(okJson("{\"object\":\"list\",\"data\":[],\"has_more\":false}")));
         String before = sign(ROTATING_OLD, base(ROTATING_ISSUER).claim("email", "erin@example.com").claim("team", "finance").build());
         assertThat(sdk(before).files().list().data()).isEmpty();
+        assertThat(sdk(before).files().list().data()).as("the JWKS is cached, not fetched per request").isEmpty();
 
         idp.stubFor(get("/rotating/jwks").willReturn(okJson(new JWKSet(ROTATING_NEW.toPublicJWK()).toString())));
         String after = sign(ROTATING_NEW, base(ROTATING_ISSUER).claim("email", "erin@example.com").claim("team", "finance").build());
