@@ -75,19 +75,19 @@ public class ApiKeyAuthenticator {
 
     /** The principal of a user with a configured key, or else with a live run-time key, if any. */
     public Optional<Principal> principalOf(String user) {
-        return configured.byHash().values().stream().filter(principal -> principal.user().equals(user)).findFirst()
+        return configured.all().values().stream().filter(principal -> principal.user().equals(user)).findFirst()
                 .or(() -> runtime.principalOf(user));
     }
 
     /** Every configured principal (one per key). */
     public List<Principal> principals() {
-        return List.copyOf(configured.byHash().values());
+        return List.copyOf(configured.all().values());
     }
 
     /** The keys of the configuration file, read-only. */
     public List<ConfiguredKey> configuredKeys() {
         List<ConfiguredKey> keys = new ArrayList<>();
-        for (Map.Entry<String, Principal> entry : configured.byHash().entrySet()) {
+        for (Map.Entry<String, Principal> entry : configured.all().entrySet()) {
             Principal principal = entry.getValue();
             keys.add(new ConfiguredKey("config-" + entry.getKey().substring(0, 12), principal.user(), principal.team(),
                     principal.roles()));

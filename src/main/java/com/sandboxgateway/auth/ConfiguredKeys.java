@@ -24,8 +24,8 @@ final class ConfiguredKeys {
         return Optional.ofNullable(principalsByHash.get(sha256));
     }
 
-    /** Every configured principal with the hash of its key, by hash. */
-    Map<String, Principal> byHash() {
+    /** Every configured principal, by the hash of its key. */
+    Map<String, Principal> all() {
         return principalsByHash;
     }
 

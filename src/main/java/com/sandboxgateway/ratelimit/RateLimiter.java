@@ -1,6 +1,7 @@
 package com.sandboxgateway.ratelimit;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import com.sandboxgateway.policy.EffectivePolicy;
 import com.sandboxgateway.state.RedisState;
@@ -49,13 +50,7 @@ public final class RateLimiter {
      * @throws StateUnavailableException when the buckets cannot be reached in time
      */
     public Take take(String user, String team, EffectivePolicy.Limits limits) {
-        try {
-            return takeFromBoth(user, team, limits);
-        } catch (StateUnavailableException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new StateUnavailableException("the rate-limit buckets could not be updated", e);
-        }
+        return bounded(() -> takeFromBoth(user, team, limits));
     }
 
     /**
@@ -66,7 +61,7 @@ public final class RateLimiter {
      * @return the refusing bucket's outcome, or, when all allowed, the key's or the user's, whichever has less left
      */
     public Take take(String keyId, int keyPerMinute, String user, String team, EffectivePolicy.Limits limits) {
-        try {
+        return bounded(() -> {
             Bucket keyBucket = buckets.bucket("rl:k:" + keyId + ":" + keyPerMinute, configuration(keyPerMinute, keyPerMinute));
             Take byKey = take(Scope.KEY, keyBucket, keyPerMinute, keyPerMinute);
             if (!byKey.allowed()) {
@@ -78,6 +73,13 @@ public final class RateLimiter {
                 return rest;
             }
             return byKey.remaining() < rest.remaining() ? byKey : rest;
+        });
+    }
+
+    /** Any failure of the buckets' store is the state being unavailable. */
+    private static Take bounded(Supplier<Take> taking) {
+        try {
+            return taking.get();
         } catch (StateUnavailableException e) {
             throw e;
         } catch (RuntimeException e) {
