@@ -65,6 +65,7 @@ class JwtAuthenticationTest extends GatewayIntegrationTest {
 
     @DynamicPropertySource
     static void issuers(DynamicPropertyRegistry registry) {
+        registry.add("gateway.auth.jwt.clock-skew", () -> "2m");
         registry.add("gateway.auth.jwt.issuers[0].issuer-uri", JwtAuthenticationTest::acmeIssuer);
         registry.add("gateway.auth.jwt.issuers[0].audiences", () -> AUDIENCE);
         registry.add("gateway.auth.jwt.issuers[0].roles-claim", () -> "groups");
@@ -97,6 +98,16 @@ class JwtAuthenticationTest extends GatewayIntegrationTest {
                 .notBeforeTime(Date.from(now.plus(Duration.ofMinutes(10))))), "used before");
         assertRefused(sign(ACME_KEY, base(acmeIssuer()).subject("dana").claim("team", "analytics").expirationTime(null).build()),
                 "exp is required");
+    }
+
+    @Test
+    void shouldAcceptATokenThatExpiredWithinTheClockSkew() {
+        openAi.stubFor(get("/v1/files").willReturn(okJson("{\"object\":\"list\",\"data\":[],\"has_more\":false}")));
+        Instant now = Instant.now();
+        String token = acmeToken(claims -> claims.subject("dana").claim("team", "analytics")
+                .issueTime(Date.from(now.minus(Duration.ofHours(1)))).expirationTime(Date.from(now.minus(Duration.ofSeconds(30)))));
+
+        assertThat(sdk(token).files().list().data()).as("30 s late, within the 2 min skew").isEmpty();
     }
 
     @Test
