@@ -45,6 +45,7 @@ import com.nimbusds.jose.util.ResourceRetriever;
 import com.nimbusds.jwt.EncryptedJWT;
 import com.nimbusds.jwt.JWT;
 import com.nimbusds.jwt.JWTParser;
+import com.nimbusds.jwt.PlainJWT;
 
 /**
  * Checks bearer tokens of the configured issuers with Spring Security's JWT pieces (the decoder and
@@ -101,6 +102,10 @@ final class JwtAuthenticator {
         if (parsed instanceof EncryptedJWT) {
             throw new InvalidCredentialsException("The token is encrypted (JWE); the gateway accepts signed tokens only.");
         }
+        if (parsed instanceof PlainJWT) {
+            throw new InvalidCredentialsException("The token is not signed (alg none); the gateway accepts only tokens"
+                    + " signed by a configured issuer.");
+        }
         TrustedIssuer issuer = byIssuer.get(issuerOf(parsed));
         if (issuer == null) {
             throw new InvalidCredentialsException("The token's issuer (iss) is not one the gateway trusts"
@@ -122,10 +127,6 @@ final class JwtAuthenticator {
             String reasons = e.getErrors().stream().map(OAuth2Error::getDescription).collect(Collectors.joining("; "));
             throw new InvalidCredentialsException("The token was refused: " + reasons + ". Get a fresh token.");
         } catch (BadJwtException e) {
-            if (e.getMessage() != null && e.getMessage().contains("Unsupported algorithm of none")) {
-                throw new InvalidCredentialsException("The token is not signed (alg none); the gateway accepts only tokens"
-                        + " signed by a configured issuer.");
-            }
             if (e.getCause() instanceof BadJOSEException) {
                 throw new InvalidCredentialsException("The token's signature could not be checked against the keys its issuer"
                         + " publishes (unknown key id, or an algorithm other than RS, PS or ES); get a fresh token.");
