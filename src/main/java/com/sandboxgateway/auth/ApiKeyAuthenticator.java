@@ -79,9 +79,11 @@ public class ApiKeyAuthenticator {
                 .or(() -> runtime.principalOf(user));
     }
 
-    /** Every configured principal (one per key). */
+    /** The principal of every configured key and every live run-time key (one per key). */
     public List<Principal> principals() {
-        return List.copyOf(configured.all().values());
+        List<Principal> all = new ArrayList<>(configured.all().values());
+        all.addAll(runtime.live());
+        return all;
     }
 
     /** The keys of the configuration file, read-only. */

@@ -7,6 +7,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -64,11 +65,12 @@ final class KeyStore {
         return jdbc.sql("SELECT " + COLUMNS + " FROM gateway_key ORDER BY created_at, key_id").query((row, n) -> key(row)).list();
     }
 
-    /** Keys of a user that are neither revoked nor expired. */
-    List<RuntimeKey> activeOf(String user, Instant now) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM gateway_key WHERE user_name = :user AND revoked_at IS NULL"
-                        + " AND (expires_at IS NULL OR expires_at > :now) ORDER BY created_at")
-                .param("user", user).param("now", at(now)).query((row, n) -> key(row)).list();
+    /** Keys that are neither revoked nor expired, of one user or ({@code null}) of everyone. */
+    List<RuntimeKey> live(String user, Instant now) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM gateway_key WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > :now)"
+                        + (user == null ? "" : " AND user_name = :user") + " ORDER BY created_at, key_id")
+                .params(user == null ? Map.of("now", at(now)) : Map.of("now", at(now), "user", user))
+                .query((row, n) -> key(row)).list();
     }
 
     /** Gives a live key a new hash; the old one stays accepted until {@code previousUntil}. False for a revoked key. */

@@ -142,7 +142,12 @@ public final class RuntimeKeys {
 
     /** The principal of a user's oldest live key, if any. */
     Optional<Principal> principalOf(String user) {
-        return store.activeOf(user, clock.instant()).stream().findFirst().map(RuntimeKey::principal);
+        return store.live(user, clock.instant()).stream().findFirst().map(RuntimeKey::principal);
+    }
+
+    /** The principals of every key neither revoked nor expired. */
+    List<Principal> live() {
+        return store.live(null, clock.instant()).stream().map(RuntimeKey::principal).toList();
     }
 
     private void changed(String id) {

@@ -83,6 +83,9 @@ class RuntimeKeysTest {
         assertThat(listed.path("user").asString()).isEqualTo("kim");
         assertThat(listed.path("lastUsed").asString()).isNotEmpty();
         assertThat(listed.path("createdBy").asString()).isEqualTo("root");
+        assertThat(json.readTree(admin(second, "GET", "/actuator/ratelimits/kim", null).body()).path("team").asString())
+                .as("a run-time key's user has a bucket like any other").isEqualTo("analytics");
+        assertThat(admin(second, "GET", "/actuator/ratelimits", null).body()).contains("\"kim\"");
         assertThat(listed.path("key").isNull()).isTrue();
         assertThat(listed.path("expires").asString()).isNotEmpty();
         assertThat(listing).doesNotContain(key).doesNotContain(ApiKeyAuthenticator.sha256Hex(key));
