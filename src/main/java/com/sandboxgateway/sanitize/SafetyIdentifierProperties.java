@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *        {@code off}: the client's body is left as it is
  */
 @ConfigurationProperties("gateway.policy.org")
-public record SafetyIdentifierProperties(@DefaultValue("hmac-user") Mode safetyIdentifier) {
+record SafetyIdentifierProperties(@DefaultValue("hmac-user") Mode safetyIdentifier) {
 
-    public enum Mode { HMAC_USER, OFF }
+    enum Mode { HMAC_USER, OFF }
 }
