@@ -80,6 +80,7 @@ class RuntimeKeysTest {
         assertThat(v1(memory, key).statusCode()).isEqualTo(404);
         String listing = admin(second, "GET", "/actuator/keys", null).body();
         JsonNode listed = find(json.readTree(listing), id);
+        assertThat(json.readTree(admin(first, "GET", "/actuator/keys/" + id, null).body()).path("team").asString()).isEqualTo("analytics");
         assertThat(listed.path("user").asString()).isEqualTo("kim");
         assertThat(listed.path("lastUsed").asString()).isNotEmpty();
         assertThat(listed.path("createdBy").asString()).isEqualTo("root");
@@ -236,6 +237,10 @@ class RuntimeKeysTest {
         }
 
         assertThat(admin(first, "DELETE", "/actuator/keys/" + configured, null).body()).contains("read-only");
+        assertThat(admin(first, "POST", "/actuator/keys/" + configured + "/rotate", null).body()).contains("read-only");
+        assertThat(json.readTree(admin(first, "GET", "/actuator/keys/" + configured, null).body()).path("readOnly").asBoolean())
+                .isTrue();
+        assertThat(admin(first, "GET", "/actuator/keys/key_0000000000000000", null).statusCode()).isEqualTo(404);
         assertThat(admin(first, "DELETE", "/actuator/keys/key_0000000000000000", null).statusCode()).isEqualTo(404);
         assertThat(send(HttpRequest.newBuilder(uri(first, "local.management.port", "/actuator/keys")).GET(),
                 GatewayIntegrationTest.BOB_KEY).statusCode()).isEqualTo(403);
