@@ -34,6 +34,7 @@ import com.sandboxgateway.sanitize.FileSanitizer;
 import com.sandboxgateway.sanitize.InjectionScreening;
 import com.sandboxgateway.sanitize.InlineFiles;
 import com.sandboxgateway.sanitize.Pseudonymizer;
+import com.sandboxgateway.sanitize.SafetyIdentifier;
 import com.sandboxgateway.sanitize.UploadSanitizer;
 import com.sandboxgateway.secrets.PromptGuard;
 import com.sandboxgateway.secrets.SecretScanner;
@@ -61,7 +62,8 @@ class PipelineConfiguration {
                             UpstreamClient upstream, JsonMapper json, ApplicationEventPublisher events, Clock clock,
                             JdbcClient jdbc, RateLimits rateLimits, SpendBudget spend, TurnBudget turns,
                             InjectionDetector injectionDetector, MeterRegistry meters, CodeExecutionAuditor codeAuditor,
-                            RunawaySessions runawaySessions, RequestTracing tracing) {
+                            RunawaySessions runawaySessions, RequestTracing tracing,
+                            SafetyIdentifier safetyIdentifier) {
         Pseudonymizer pseudonymizer = Pseudonymizer.fromPolicy(policy.org().sanitization(),
                 policy.org().pii().action() == PolicyProperties.PiiAction.PSEUDONYMIZE);
         SecretScanner scanner = SecretScanner.standard();
@@ -78,6 +80,7 @@ class PipelineConfiguration {
                 new UploadSanitizer(files),
                 new InlineFiles(files),
                 new CodeOutputsRequested(),
+                safetyIdentifier,
                 spend,
                 turns,
                 // After the turn budget, which resolves the session (and gives its turns back on a refusal).

@@ -1,7 +1,6 @@
 package com.sandboxgateway.admin;
 
 import java.io.IOException;
-import java.util.Optional;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -14,15 +13,16 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import com.sandboxgateway.auth.ApiKeyAuthenticator;
+import com.sandboxgateway.auth.InvalidCredentialsException;
 import com.sandboxgateway.auth.Principal;
 
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Guards the actuator: health and the Prometheus scrape stay open, everything else needs a gateway
- * key with the {@code admin} role. No or unknown key: 401; a key without the role: 403; both as
- * RFC 9457 Problem Details. An admin's request carries the admin as its user principal, so
- * endpoints can record who acted.
+ * key (or an identity provider's token) with the {@code admin} role. No, unknown or invalid credentials:
+ * 401 saying why; a caller without the role: 403; both as RFC 9457 Problem Details. An admin's request
+ * carries an {@link AdminPrincipal} as its user principal, so endpoints can record who acted.
  */
 final class AdminAccessFilter extends OncePerRequestFilter {
 
@@ -44,22 +44,27 @@ final class AdminAccessFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        Optional<Principal> principal = authenticator.authenticate(request.getHeader("Authorization"));
-        if (principal.isEmpty()) {
+        Principal principal;
+        try {
+            principal = authenticator.require(request.getHeader("Authorization"));
+        } catch (InvalidCredentialsException e) {
             response.setHeader("WWW-Authenticate", "Bearer");
-            problem(response, HttpStatus.UNAUTHORIZED, "Send 'Authorization: Bearer <gateway key>' with a key that has the admin role.");
-        } else if (!principal.get().isAdmin()) {
-            problem(response, HttpStatus.FORBIDDEN, "The key of " + principal.get().user()
-                    + " lacks the admin role that the admin endpoints require.");
-        } else {
-            String admin = principal.get().user();
-            chain.doFilter(new HttpServletRequestWrapper(request) {
-                @Override
-                public java.security.Principal getUserPrincipal() {
-                    return () -> admin;
-                }
-            }, response);
+            problem(response, HttpStatus.UNAUTHORIZED,
+                    e.getMessage() + " The admin endpoints need a key or token with the admin role.");
+            return;
         }
+        if (!principal.isAdmin()) {
+            problem(response, HttpStatus.FORBIDDEN, "The key of " + principal.user()
+                    + " lacks the admin role that the admin endpoints require.");
+            return;
+        }
+        AdminPrincipal admin = new AdminPrincipal(principal.user(), principal.team());
+        chain.doFilter(new HttpServletRequestWrapper(request) {
+            @Override
+            public java.security.Principal getUserPrincipal() {
+                return admin;
+            }
+        }, response);
     }
 
     /** Probes and the metrics scrape must work without credentials. */

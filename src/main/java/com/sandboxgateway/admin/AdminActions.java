@@ -9,8 +9,6 @@ import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.audit.AuditLog;
 import com.sandboxgateway.audit.AuditRecord;
-import com.sandboxgateway.auth.ApiKeyAuthenticator;
-import com.sandboxgateway.auth.Principal;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -19,13 +17,11 @@ import tools.jackson.databind.json.JsonMapper;
 class AdminActions {
 
     private final AuditLog auditLog;
-    private final ApiKeyAuthenticator authenticator;
     private final JsonMapper json;
     private final Clock clock;
 
-    AdminActions(AuditLog auditLog, ApiKeyAuthenticator authenticator, JsonMapper json, Clock clock) {
+    AdminActions(AuditLog auditLog, JsonMapper json, Clock clock) {
         this.auditLog = auditLog;
-        this.authenticator = authenticator;
         this.json = json;
         this.clock = clock;
     }
@@ -36,8 +32,13 @@ class AdminActions {
      * @param details what was acted on, e.g. {@code {"action": "reset_rate_limit", "user": "alice"}}
      */
     void record(SecurityContext context, Map<String, String> details) {
-        String admin = context.getPrincipal() == null ? "unknown" : context.getPrincipal().getName();
-        String team = authenticator.principalOf(admin).map(Principal::team).orElse(null);
+        record(context.getPrincipal(), details);
+    }
+
+    /** The same, for routes outside the actuator's endpoint model, which have the request's principal. */
+    void record(java.security.Principal who, Map<String, String> details) {
+        String admin = who == null ? "unknown" : who.getName();
+        String team = who instanceof AdminPrincipal principal ? principal.team() : null;
         auditLog.record(AuditRecord.policy(AuditRecord.Kind.ADMIN_ACTION, "admin-" + UUID.randomUUID(), admin, team, null,
                 details.get("action"), json.writeValueAsString(details), clock.instant()));
     }

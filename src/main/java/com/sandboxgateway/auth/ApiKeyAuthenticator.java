@@ -3,53 +3,102 @@ package com.sandboxgateway.auth;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Collection;
-import java.util.HashMap;
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
+import java.util.Set;
 
 import org.springframework.stereotype.Component;
 
+import com.nimbusds.jwt.JWT;
+
 /**
- * Turns an {@code Authorization: Bearer <key>} header into a {@link Principal}. Keys are held only as
- * SHA-256 hashes, so neither the configuration nor a heap dump reveals them.
+ * Turns an {@code Authorization: Bearer <...>} header into a {@link Principal}, on {@code /v1} and on the
+ * management port alike. The bearer may be a gateway key of the configuration file, a key issued at run
+ * time ({@link RuntimeKeys}), or a token of a configured identity provider (checked by
+ * {@link JwtAuthenticator}); a bearer shaped like a JWT is only ever checked as one.
  */
 @Component
 public class ApiKeyAuthenticator {
 
     private static final String BEARER = "Bearer ";
-    private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-fA-F]{64}");
+    private static final String UNKNOWN = "Missing or unknown gateway key. Send 'Authorization: Bearer <gateway key>'"
+            + " (or a token of your company's identity provider); ask your platform team for a key.";
 
-    private final Map<String, Principal> principalsByHash;
+    private final ConfiguredKeys configured;
+    private final RuntimeKeys runtime;
+    private final JwtAuthenticator tokens;
 
-    ApiKeyAuthenticator(AuthProperties properties) {
-        this.principalsByHash = index(properties);
+    ApiKeyAuthenticator(AuthProperties keys, JwtProperties jwt, RuntimeKeys runtime, Clock clock) {
+        this.configured = new ConfiguredKeys(keys);
+        this.runtime = runtime;
+        this.tokens = new JwtAuthenticator(jwt, clock);
     }
 
-    /** The principal for an {@code Authorization} header value, or empty when it names no known key. */
-    public Optional<Principal> authenticate(String authorization) {
+    /** A configured key as the key listing shows it: read-only, identified by a short hash, never the key. */
+    public record ConfiguredKey(String id, String user, String team, Set<String> roles) {
+    }
+
+    /**
+     * The principal of an {@code Authorization} header value.
+     *
+     * @throws InvalidCredentialsException when it names no one, saying why (missing, unknown, revoked, an expired
+     *         token, a token without the team claim, ...)
+     */
+    public Principal require(String authorization) {
         if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            throw new InvalidCredentialsException(UNKNOWN);
+        }
+        String bearer = authorization.substring(BEARER.length()).strip();
+        if (bearer.isEmpty()) {
+            throw new InvalidCredentialsException(UNKNOWN);
+        }
+        JWT token = JwtAuthenticator.parse(bearer);
+        if (token != null) {
+            return tokens.authenticate(token, bearer);
+        }
+        return configured.byHash(sha256Hex(bearer)).or(() -> runtime.authenticate(bearer))
+                .orElseThrow(() -> new InvalidCredentialsException(UNKNOWN));
+    }
+
+    /** The principal for an {@code Authorization} header value, or empty when it names no one. */
+    public Optional<Principal> authenticate(String authorization) {
+        try {
+            return Optional.of(require(authorization));
+        } catch (InvalidCredentialsException e) {
             return Optional.empty();
         }
-        String key = authorization.substring(BEARER.length()).strip();
-        return key.isEmpty() ? Optional.empty() : Optional.ofNullable(principalsByHash.get(sha256Hex(key)));
+    }
+
+    /** The principal of a user with a configured key, or else with a live run-time key, if any. */
+    public Optional<Principal> principalOf(String user) {
+        return configured.all().values().stream().filter(principal -> principal.user().equals(user)).findFirst()
+                .or(() -> runtime.principalOf(user));
+    }
+
+    /** The principal of every configured key and every live run-time key (one per key). */
+    public List<Principal> principals() {
+        List<Principal> all = new ArrayList<>(configured.all().values());
+        all.addAll(runtime.live());
+        return all;
+    }
+
+    /** The keys of the configuration file, read-only. */
+    public List<ConfiguredKey> configuredKeys() {
+        List<ConfiguredKey> keys = new ArrayList<>();
+        for (Map.Entry<String, Principal> entry : configured.all().entrySet()) {
+            Principal principal = entry.getValue();
+            keys.add(new ConfiguredKey("config-" + entry.getKey().substring(0, 12), principal.user(), principal.team(),
+                    principal.roles()));
+        }
+        keys.sort((a, b) -> a.user().equals(b.user()) ? a.id().compareTo(b.id()) : a.user().compareTo(b.user()));
+        return keys;
     }
 
     /** Hex SHA-256 of a key, as operators write it in {@code gateway.auth.keys[].sha256}. */
-    /** The principal of a configured user, if any key belongs to that user. */
-    public Optional<Principal> principalOf(String user) {
-        return principalsByHash.values().stream().filter(principal -> principal.user().equals(user)).findFirst();
-    }
-
-    /** Every configured principal (one per key). */
-    public Collection<Principal> principals() {
-        return List.copyOf(principalsByHash.values());
-    }
-
     public static String sha256Hex(String key) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
@@ -57,45 +106,5 @@ public class ApiKeyAuthenticator {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required by every Java platform", e);
         }
-    }
-
-    private static Map<String, Principal> index(AuthProperties properties) {
-        Map<String, Principal> byHash = new HashMap<>();
-        for (int i = 0; i < properties.keys().size(); i++) {
-            AuthProperties.KeyEntry entry = properties.keys().get(i);
-            String where = "gateway.auth.keys[" + i + "]";
-            if (isBlank(entry.user()) || isBlank(entry.team())) {
-                throw new IllegalStateException(where + " needs both 'user' and 'team'");
-            }
-            String hash = hashOf(entry, properties.allowPlainKeys(), where);
-            if (byHash.putIfAbsent(hash, new Principal(entry.user(), entry.team(), entry.roles())) != null) {
-                throw new IllegalStateException(where + " (user " + entry.user() + ") repeats a key configured before it");
-            }
-        }
-        return Map.copyOf(byHash);
-    }
-
-    private static String hashOf(AuthProperties.KeyEntry entry, boolean allowPlainKeys, String where) {
-        boolean hasHash = !isBlank(entry.sha256());
-        boolean hasPlain = !isBlank(entry.key());
-        if (hasHash == hasPlain) {
-            throw new IllegalStateException(where + " (user " + entry.user() + ") needs exactly one of 'sha256' or 'key'");
-        }
-        if (hasPlain) {
-            if (!allowPlainKeys) {
-                throw new IllegalStateException(where + " (user " + entry.user()
-                        + ") gives a plain 'key', which is refused unless gateway.auth.allow-plain-keys=true;"
-                        + " configure its SHA-256 as 'sha256' instead");
-            }
-            return sha256Hex(entry.key());
-        }
-        if (!SHA256_HEX.matcher(entry.sha256()).matches()) {
-            throw new IllegalStateException(where + " (user " + entry.user() + ") 'sha256' must be 64 hex characters");
-        }
-        return entry.sha256().toLowerCase(Locale.ROOT);
-    }
-
-    private static boolean isBlank(String s) {
-        return s == null || s.isBlank();
     }
 }

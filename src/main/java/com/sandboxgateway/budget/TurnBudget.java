@@ -62,7 +62,7 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
     @Override
     public Decision apply(Exchange exchange) {
         String user = exchange.principal().user();
-        EffectivePolicy.Limits limits = teams.of(exchange.principal().team()).limits();
+        EffectivePolicy.Limits limits = teams.of(exchange.principal()).limits();
         LocalDate day = LocalDate.now(clock);
         ObjectNode request = exchange.json();
         if (exchange.route().route() != Route.RESPONSES_CREATE || request == null) {
@@ -230,7 +230,7 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
         try {
             store.turnCharge(responseId, user).ifPresent(charge -> {
                 List<Counter> chargeCounters = counters(user, charge.session(), charge.day(),
-                        teams.of(exchange.principal().team()).limits());
+                        teams.of(exchange.principal()).limits());
                 exchange.sessionResolved(charge.session());
                 if (charge.turns() == null && ResponseObjects.isTerminal(response)) {
                     int executed = ResponseObjects.codeCalls(response);
@@ -276,7 +276,7 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
 
     /** The counters a reservation took from; a session that did not exist yet had no counter. */
     private List<Counter> reservationCounters(Exchange exchange, TurnReservation reservation) {
-        EffectivePolicy.Limits limits = teams.of(exchange.principal().team()).limits();
+        EffectivePolicy.Limits limits = teams.of(exchange.principal()).limits();
         return counters(exchange.principal().user(), reservation.session(), reservation.day(), limits);
     }
 

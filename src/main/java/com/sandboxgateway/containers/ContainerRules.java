@@ -33,7 +33,7 @@ public final class ContainerRules implements RequestStep {
     @Override
     public Decision apply(Exchange exchange) {
         Route route = exchange.route().route();
-        EffectivePolicy policy = policies.of(exchange.principal().team());
+        EffectivePolicy policy = policies.of(exchange.principal());
         ObjectNode body = exchange.json();
         if (route == Route.CONTAINERS_CREATE) {
             return container(body, "", policy);

@@ -2,6 +2,7 @@ package com.sandboxgateway.policy;
 
 import java.math.BigDecimal;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,8 @@ import java.util.TreeMap;
 import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.api.InvalidSettingException;
+import com.sandboxgateway.auth.KeyLimits;
+import com.sandboxgateway.auth.Principal;
 
 /**
  * Resolves each team's {@link EffectivePolicy} once, at startup, and refuses to start when a team
@@ -36,6 +39,27 @@ public class TeamPolicies {
     /** The policy of a team; the org's for a team without settings of its own. */
     public EffectivePolicy of(String team) {
         return teams.getOrDefault(team, org);
+    }
+
+    /**
+     * The policy a caller works under: its team's, narrowed by the run-time key it used (allowed tools, turns
+     * per session). A key's request rate is a bucket of its own beside the user's, not part of this policy.
+     */
+    public EffectivePolicy of(Principal principal) {
+        EffectivePolicy team = of(principal.team());
+        KeyLimits key = principal.limits();
+        if (key.tools() == null && key.turnsPerSession() == null) {
+            return team;
+        }
+        Set<String> tools = new HashSet<>(team.allowedTools());
+        if (key.tools() != null) {
+            tools.retainAll(key.tools());
+        }
+        EffectivePolicy.Limits limits = team.limits();
+        int turns = key.turnsPerSession() == null ? limits.turnsPerSession() : Math.min(limits.turnsPerSession(), key.turnsPerSession());
+        return new EffectivePolicy(team.team(), team.allowedDomains(), team.allowedMemoryLimits(), team.maxIdleMinutes(), tools,
+                new EffectivePolicy.Limits(limits.requestsPerMinute(), limits.burst(), limits.teamRequestsPerMinute(), turns,
+                        limits.turnsPerUserPerDay(), limits.maxUsdPerDay()));
     }
 
     /** The org's policy (team {@code *}) and every team's that narrows it, by team name. */

@@ -22,6 +22,7 @@ import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.api.GatewayHeaders;
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.ApiKeyAuthenticator;
+import com.sandboxgateway.auth.InvalidCredentialsException;
 import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.metrics.MetricsProperties;
 import com.sandboxgateway.multipart.MultipartUpload;
@@ -89,10 +90,10 @@ class ProxyController {
         Optional<RouteMatch> route = routes.match(request.getMethod(), request.getRequestURI());
         Optional<Principal> principal = Optional.empty();
         try {
-            principal = authenticator.authenticate(request.getHeader("Authorization"));
-            if (principal.isEmpty()) {
-                refuse(response, new GatewayException(ErrorCode.INVALID_API_KEY,
-                        "Missing or unknown gateway key. Send 'Authorization: Bearer <gateway key>'; ask your platform team for a key."));
+            try {
+                principal = Optional.of(authenticator.require(request.getHeader("Authorization")));
+            } catch (InvalidCredentialsException e) {
+                refuse(response, new GatewayException(ErrorCode.INVALID_API_KEY, e.getMessage()));
                 return;
             }
             try {

@@ -48,7 +48,7 @@ public final class RateLimiter {
                        Duration reset) {
     }
 
-    public enum Scope { USER, TEAM }
+    public enum Scope { KEY, USER, TEAM }
 
     /**
      * Takes one request from the user's bucket, then from the team's. A request the team's bucket
@@ -59,6 +59,29 @@ public final class RateLimiter {
      */
     public Take take(String user, String team, EffectivePolicy.Limits limits) {
         return reaching(() -> takeFromBoth(user, team, limits));
+    }
+
+    /**
+     * Takes one request from a run-time key's own bucket ({@code keyPerMinute}, as capacity and refill), then
+     * as {@link #take(String, String, EffectivePolicy.Limits)}; a refusal there gives the key's token back. A key's
+     * bucket only narrows: the user's and the team's still apply to every request of the key.
+     *
+     * @return the refusing bucket's outcome, or, when all allowed, the key's or the user's, whichever has less left
+     */
+    public Take take(String keyId, int keyPerMinute, String user, String team, EffectivePolicy.Limits limits) {
+        return reaching(() -> {
+            Bucket keyBucket = buckets.bucket("rl:k:" + keyId + ":" + keyPerMinute, configuration(keyPerMinute, keyPerMinute));
+            Take byKey = take(Scope.KEY, keyBucket, keyPerMinute, keyPerMinute);
+            if (!byKey.allowed()) {
+                return byKey;
+            }
+            Take rest = takeFromBoth(user, team, limits);
+            if (!rest.allowed()) {
+                keyBucket.addTokens(1);
+                return rest;
+            }
+            return byKey.remaining() < rest.remaining() ? byKey : rest;
+        });
     }
 
     private Take takeFromBoth(String user, String team, EffectivePolicy.Limits limits) {

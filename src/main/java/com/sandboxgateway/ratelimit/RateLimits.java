@@ -43,7 +43,9 @@ public final class RateLimits implements RequestStep {
         EffectivePolicy.Limits limits = teams.of(team).limits();
         RateLimiter.Take take;
         try {
-            take = limiter.take(user, team, limits);
+            Integer keyPerMinute = exchange.principal().limits().requestsPerMinute();
+            take = keyPerMinute == null ? limiter.take(user, team, limits)
+                    : limiter.take(exchange.principal().keyId(), keyPerMinute, user, team, limits);
         } catch (StateUnavailableException e) {
             return failures.decide(exchange, "rate limits", e);
         }
@@ -58,9 +60,11 @@ public final class RateLimits implements RequestStep {
         }
         long retryAfter = Math.max(1, ceilSeconds(take.retryAfter().toNanos()));
         exchange.addResponseHeader("Retry-After", Long.toString(retryAfter));
-        String whose = take.scope() == RateLimiter.Scope.USER
-                ? "your limit of " + take.perMinute() + " requests per minute (bursts of " + take.burst() + ")"
-                : "team " + team + "'s limit of " + take.perMinute() + " requests per minute";
+        String whose = switch (take.scope()) {
+            case KEY -> "your key's limit of " + take.perMinute() + " requests per minute";
+            case USER -> "your limit of " + take.perMinute() + " requests per minute (bursts of " + take.burst() + ")";
+            case TEAM -> "team " + team + "'s limit of " + take.perMinute() + " requests per minute";
+        };
         return Decision.reject(ErrorCode.RATE_LIMIT_EXCEEDED,
                 "Rate limit exceeded: " + whose + ". Retry after " + retryAfter + " s.");
     }

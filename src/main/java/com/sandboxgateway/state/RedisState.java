@@ -16,6 +16,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 /**
  * The gateway's connections to Redis, opened on first use rather than at start-up, so a gateway started
@@ -107,6 +108,14 @@ public final class RedisState implements AutoCloseable {
             text.close();
             throw e;
         }
+    }
+
+    /**
+     * A new pub/sub connection, which the caller closes; once subscribed it subscribes again by itself after a
+     * reconnect. Throws when Redis cannot be reached now.
+     */
+    public StatefulRedisPubSubConnection<String, String> connectPubSub() {
+        return client.connectPubSub(StringCodec.UTF8);
     }
 
     /** Whether Redis answers a PING within the timeout. */

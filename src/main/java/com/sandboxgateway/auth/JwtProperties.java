@@ -1,0 +1,39 @@
+package com.sandboxgateway.auth;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Identity providers whose signed tokens (JWT) the gateway accepts beside its own keys.
+ *
+ * @param issuers the trusted issuers; a token is checked against the one its {@code iss} names
+ * @param clockSkew tolerance on {@code exp} and {@code nbf} for clocks that drift apart
+ * @param jwksCacheTtl how long an issuer's published keys (JWKS) are used before they are fetched again; a token
+ *        whose {@code kid} is not among them fetches them at once, so a rotated key is picked up
+ * @param jwksMinRefreshInterval at most two fetches of one JWKS per interval, so tokens with made-up {@code kid}s
+ *        cannot make the gateway hammer the issuer
+ */
+@ConfigurationProperties("gateway.auth.jwt")
+record JwtProperties(@DefaultValue List<Issuer> issuers, @DefaultValue("30s") Duration clockSkew,
+                     @DefaultValue("5m") Duration jwksCacheTtl, @DefaultValue("30s") Duration jwksMinRefreshInterval) {
+
+    /**
+     * One trusted issuer and how its claims map to a gateway principal.
+     *
+     * @param issuerUri the {@code iss} its tokens carry; unless {@code jwkSetUri} is set, its keys are found through
+     *        its OpenID discovery document ({@code <issuer-uri>/.well-known/openid-configuration}) on first use
+     * @param jwkSetUri where its keys (JWKS) are published; skips discovery
+     * @param audiences a token's {@code aud} must name at least one of these
+     * @param userClaim the claim holding the user
+     * @param teamClaim the claim holding the team; a token without it is refused
+     * @param rolesClaim the claim holding roles (a list, or one string separated by spaces or commas)
+     * @param adminRole the role that grants the gateway's admin role; none when unset
+     */
+    record Issuer(String issuerUri, String jwkSetUri, @DefaultValue List<String> audiences,
+                  @DefaultValue("sub") String userClaim, @DefaultValue("team") String teamClaim,
+                  @DefaultValue("roles") String rolesClaim, String adminRole) {
+    }
+}
