@@ -63,7 +63,7 @@ public final class AuditTrail {
      * that predecessor (when retention kept it) ends in the hash this record names.
      */
     public LinkStatus link(StoredRecord stored) {
-        boolean contentMatches = chain.hash(stored.prevHash(), stored.seq(), stored.record()).equals(stored.hash());
+        boolean contentMatches = chain.hashes(stored.prevHash(), stored.seq(), stored.record()).chainHash().equals(stored.hash());
         Optional<StoredRecord> previous = stored.seq() > 1 ? record(stored.seq() - 1) : Optional.empty();
         Boolean linksToPrevious = previous.map(before -> before.hash().equals(stored.prevHash()))
                 .orElse(stored.seq() == 1 ? stored.prevHash().equals(AuditChain.GENESIS) : null);
