@@ -32,7 +32,7 @@ public record AuditRecord(String recordId, Kind kind, String callId, String requ
      * What an audit record is about. A file (uploaded, or sent inline in a request) holding instructions
      * aimed at a model carries that flag on its {@code SANITIZATION} record.
      */
-    public enum Kind { CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION }
+    public enum Kind { CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION, UNGOVERNED_INPUT }
 
     public AuditRecord {
         Objects.requireNonNull(recordId, "recordId");

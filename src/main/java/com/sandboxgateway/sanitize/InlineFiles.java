@@ -10,17 +10,17 @@ import java.util.Map;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
-import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
+import com.sandboxgateway.policy.input.InputPlaces;
 
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Files sent inline in a response request ({@code input_file.file_data}: base64, or a base64 {@code data:}
- * URL) are held to the same rules as uploads: each is decoded, read through {@link FileSanitizer} (columns
+ * Files sent inline in a response request or a conversation item ({@code input_file.file_data} wherever
+ * the request walk found one: message content, tool outputs, prompt variables; base64, or a base64
+ * {@code data:} URL) are held to the same rules as uploads: each is decoded, read through {@link FileSanitizer} (columns
  * dropped and pseudonymized, credentials and planted instructions found, a profile's columns required)
  * and sent on re-encoded, so an app cannot send inline what it could not upload. A file that breaks a
  * rule refuses the whole request, naming where the file sat. With several inline files, the answer's
@@ -42,23 +42,15 @@ public final class InlineFiles implements RequestStep {
 
     @Override
     public Decision apply(Exchange exchange) {
-        JsonNode input = exchange.json() == null ? null : exchange.json().get("input");
-        if (exchange.route().route() != Route.RESPONSES_CREATE || input == null || !input.isArray()) {
-            return Decision.PROCEED;
-        }
-        for (int i = 0; i < input.size(); i++) {
-            JsonNode content = input.get(i).path("content");
-            for (int j = 0; content.isArray() && j < content.size(); j++) {
-                if (content.get(j) instanceof ObjectNode part && "input_file".equals(part.path("type").asString(null))
-                        && part.path("file_data").isString()) {
-                    String location = "input[" + i + "].content[" + j + "]";
-                    try {
-                        sanitize(exchange, part, location);
-                    } catch (GatewayException refused) {
-                        return Decision.reject(refused.code(), location + ".file_data: " + refused.getMessage(),
-                                location + ".file_data");
-                    }
-                }
+        for (InputPlaces.InlineFile file : exchange.inputs().files()) {
+            if (!file.hasData()) {
+                continue;
+            }
+            try {
+                sanitize(exchange, file.part(), file.path());
+            } catch (GatewayException refused) {
+                return Decision.reject(refused.code(), file.path() + ".file_data: " + refused.getMessage(),
+                        file.path() + ".file_data");
             }
         }
         return Decision.PROCEED;
