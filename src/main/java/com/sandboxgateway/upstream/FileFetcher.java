@@ -222,7 +222,8 @@ public final class FileFetcher implements AutoCloseable {
             }
             for (InetAddress address : addresses) {
                 if (address.isLoopbackAddress() || address.isSiteLocalAddress() || address.isLinkLocalAddress()
-                        || address.isAnyLocalAddress() || address.isMulticastAddress() || isUniqueLocal(address)) {
+                        || address.isAnyLocalAddress() || address.isMulticastAddress() || isUniqueLocal(address)
+                        || isSharedAddressSpace(address)) {
                     throw new ForbiddenAddress(host);
                 }
             }
@@ -232,6 +233,12 @@ public final class FileFetcher implements AutoCloseable {
         @Override
         public String resolveCanonicalHostname(String host) {
             return host;
+        }
+
+        /** 100.64.0.0/10 (carrier-grade NAT, often a cluster's internal network), which Java does not call private. */
+        private static boolean isSharedAddressSpace(InetAddress address) {
+            byte[] bytes = address.getAddress();
+            return bytes.length == 4 && (bytes[0] & 0xff) == 100 && (bytes[1] & 0xc0) == 64;
         }
 
         /** IPv6 fc00::/7, the private range {@link InetAddress#isSiteLocalAddress} does not cover. */

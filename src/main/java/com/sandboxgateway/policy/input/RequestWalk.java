@@ -90,6 +90,8 @@ public final class RequestWalk {
             case "custom_tool_call" -> text(item, "input", at + ".input", true);
             case "function_call_output", "custom_tool_call_output" -> content(item, "output", at);
             case "reasoning" -> {
+                // encrypted_content is OpenAI's own ciphertext, which only OpenAI can read: it carries
+                // nothing OpenAI did not produce (anything else fails to decrypt there).
                 summaries(item.get("summary"), at + ".summary");
                 summaries(item.get("content"), at + ".content");
             }

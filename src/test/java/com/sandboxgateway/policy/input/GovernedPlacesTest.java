@@ -196,6 +196,41 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
         assertThat(sentBody().path("input").get(0)).isEqualTo(JSON.readTree(member.replace('\'', '"')));
     }
 
+    @Test
+    void shouldBlockACredentialInMetadataAndInPromptVariables() {
+        String token = githubToken();
+        ResponseCreateParams inMetadata = ResponseCreateParams.builder().model("gpt-4.1").input("hi")
+                .metadata(ResponseCreateParams.Metadata.builder().putAdditionalProperty("ticket", JsonValue.from(token)).build())
+                .build();
+        ResponseCreateParams inVariable = ResponseCreateParams.builder().model("gpt-4.1")
+                .putAdditionalBodyProperty("prompt", JsonValue.from(java.util.Map.of("id", "pmpt_1", "variables",
+                        java.util.Map.of("repo", "clone with " + token)))).build();
+
+        for (var request : List.of(inMetadata, inVariable)) {
+            assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(request))
+                    .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                        assertThat(e.code()).hasValue("secret_detected");
+                        assertThat(e.param().orElseThrow()).isIn("metadata.ticket", "prompt.variables.repo");
+                        assertThat(e.getMessage()).doesNotContain(token);
+                    });
+        }
+        openAi.verify(0, anyRequestedFor(anyUrl()));
+    }
+
+    @Test
+    void shouldDropTheColumnsOfAFileGivenAsAPromptVariable() {
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), unique("cntr_")))));
+
+        sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1")
+                .putAdditionalBodyProperty("prompt", JsonValue.from(java.util.Map.of("id", "pmpt_1", "variables", java.util.Map.of(
+                        "orders", java.util.Map.of("type", "input_file", "filename", "o.csv",
+                                "file_data", "data:text/csv;base64," + base64(ORDERS)))))).build());
+
+        String sent = sentBody().at("/prompt/variables/orders/file_data").asString();
+        assertThat(new String(Base64.getDecoder().decode(sent.substring(sent.indexOf(',') + 1)), StandardCharsets.UTF_8))
+                .isEqualTo("id,amount\n1,9.50\n");
+    }
+
     private void send(Sample sample, String member) {
         Object parsed = JSON.readValue(member.replace('\'', '"'), Object.class);
         ResponseCreateParams.Builder request = ResponseCreateParams.builder().model("gpt-4.1");
