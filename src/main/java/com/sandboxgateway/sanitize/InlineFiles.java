@@ -18,9 +18,9 @@ import com.sandboxgateway.policy.input.InputPlaces;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Files sent inline in a response request or a conversation item ({@code input_file.file_data} wherever
- * the request walk found one: message content, tool outputs, prompt variables; base64, or a base64
- * {@code data:} URL) are held to the same rules as uploads: each is decoded, read through {@link FileSanitizer} (columns
+ * Files sent inline in a response request or a conversation item ({@code input_file.file_data}, base64 or
+ * a base64 {@code data:} URL, and {@code input_image.image_url} given as a {@code data:} URL, wherever the
+ * request walk found one: message content, tool outputs, prompt variables) are held to the same rules as uploads: each is decoded, read through {@link FileSanitizer} (columns
  * dropped and pseudonymized, credentials and planted instructions found, a profile's columns required)
  * and sent on re-encoded, so an app cannot send inline what it could not upload. A file that breaks a
  * rule refuses the whole request, naming where the file sat. With several inline files, the answer's
@@ -29,10 +29,11 @@ import tools.jackson.databind.node.ObjectNode;
 public final class InlineFiles implements RequestStep {
 
     /** File types by media type, for an inline file sent without a name. */
-    private static final Map<String, String> EXTENSIONS = Map.of(
-            "text/csv", "csv", "text/tab-separated-values", "tsv", "application/jsonl", "jsonl",
-            "application/x-ndjson", "jsonl", "text/plain", "txt", "text/markdown", "md", "application/pdf", "pdf",
-            "image/png", "png", "image/jpeg", "jpg");
+    private static final Map<String, String> EXTENSIONS = Map.ofEntries(
+            Map.entry("text/csv", "csv"), Map.entry("text/tab-separated-values", "tsv"), Map.entry("application/jsonl", "jsonl"),
+            Map.entry("application/x-ndjson", "jsonl"), Map.entry("text/plain", "txt"), Map.entry("text/markdown", "md"),
+            Map.entry("application/pdf", "pdf"), Map.entry("image/png", "png"), Map.entry("image/jpeg", "jpg"),
+            Map.entry("image/gif", "gif"), Map.entry("image/webp", "webp"));
 
     private final FileSanitizer files;
 
@@ -46,22 +47,24 @@ public final class InlineFiles implements RequestStep {
             if (!file.hasData()) {
                 continue;
             }
+            String param = file.path() + "." + file.dataField();
             try {
-                sanitize(exchange, file.part(), file.path());
+                sanitize(exchange, file);
             } catch (GatewayException refused) {
-                return Decision.reject(refused.code(), file.path() + ".file_data: " + refused.getMessage(),
-                        file.path() + ".file_data");
+                return Decision.reject(refused.code(), param + ": " + refused.getMessage(), param);
             }
         }
         return Decision.PROCEED;
     }
 
-    private void sanitize(Exchange exchange, ObjectNode part, String location) {
+    private void sanitize(Exchange exchange, InputPlaces.InlineFile file) {
         SanitizationRules rules = files.rules(exchange.datasetProfile());
         if (rules == null) {
             throw files.unknownProfile(exchange.datasetProfile());
         }
-        String data = part.path("file_data").asString();
+        ObjectNode part = file.part();
+        String location = file.path();
+        String data = file.data();
         String prefix = "";
         String mediaType = null;
         if (data.startsWith("data:")) {
@@ -80,7 +83,7 @@ public final class InlineFiles implements RequestStep {
         } catch (IllegalArgumentException e) {
             throw invalid("is not valid base64");
         }
-        String filename = filename(part.path("filename").asString(null), mediaType);
+        String filename = filename(file.image() ? null : part.path("filename").asString(null), mediaType);
         ByteArrayOutputStream sanitized = new ByteArrayOutputStream(bytes.length);
         try {
             files.sanitize(exchange, filename, location, new ByteArrayInputStream(bytes), sanitized, rules);
@@ -88,7 +91,7 @@ public final class InlineFiles implements RequestStep {
             throw new UncheckedIOException(e);
         }
         if (!files.passesUnchanged(filename)) {
-            part.put("file_data", prefix + Base64.getEncoder().encodeToString(sanitized.toByteArray()));
+            file.putData(prefix + Base64.getEncoder().encodeToString(sanitized.toByteArray()));
             exchange.jsonEdited();
         }
     }

@@ -12,10 +12,11 @@ import com.sandboxgateway.upstream.FileFetcher;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code input_file.file_url} would have OpenAI download a file the gateway never saw. A URL on a host
- * in {@code gateway.policy.org.files.file-urls.fetch-from} is fetched by the gateway instead and put in
- * the part as {@code file_data}, so the inline-file rules that run next sanitize it like an upload;
- * any other URL is refused ({@code file_url_not_allowed}).
+ * {@code input_file.file_url} and a remote {@code input_image.image_url} would have OpenAI download a
+ * file the gateway never saw. A URL on a host in {@code gateway.policy.org.files.file-urls.fetch-from} is
+ * fetched by the gateway instead and put in the part inline ({@code file_data}, or a {@code data:}
+ * {@code image_url}), so the inline-file rules that run next sanitize it like an upload; any other URL
+ * is refused ({@code file_url_not_allowed}).
  */
 public final class FileUrls implements RequestStep {
 
@@ -31,12 +32,12 @@ public final class FileUrls implements RequestStep {
             if (!file.hasUrl()) {
                 continue;
             }
-            String param = file.path() + ".file_url";
+            String param = file.path() + "." + file.urlField();
             if (file.hasData()) {
                 return Decision.reject(ErrorCode.INVALID_REQUEST, param + ": send either file_url or file_data, not both.", param);
             }
             try {
-                inline(file.part(), fetcher.fetch(file.part().path("file_url").asString()));
+                inline(file, fetcher.fetch(file.url()));
             } catch (GatewayException refused) {
                 return Decision.reject(refused.code(), param + ": " + refused.getMessage(), param);
             }
@@ -45,12 +46,12 @@ public final class FileUrls implements RequestStep {
         return Decision.PROCEED;
     }
 
-    private static void inline(ObjectNode part, FileFetcher.Fetched file) {
-        part.remove("file_url");
-        if (!part.path("filename").isString() && !file.filename().isBlank()) {
-            part.put("filename", file.filename());
+    private static void inline(InputPlaces.InlineFile file, FileFetcher.Fetched fetched) {
+        ObjectNode part = file.part();
+        if (!file.image() && !part.path("filename").isString() && !fetched.filename().isBlank()) {
+            part.put("filename", fetched.filename());
         }
-        String mediaType = file.mediaType() == null ? "application/octet-stream" : file.mediaType();
-        part.put("file_data", "data:" + mediaType + ";base64," + Base64.getEncoder().encodeToString(file.bytes()));
+        String mediaType = fetched.mediaType() == null ? "application/octet-stream" : fetched.mediaType();
+        file.putData("data:" + mediaType + ";base64," + Base64.getEncoder().encodeToString(fetched.bytes()));
     }
 }

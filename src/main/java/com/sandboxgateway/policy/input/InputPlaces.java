@@ -53,17 +53,55 @@ public record InputPlaces(List<Text> texts, List<InlineFile> files, List<ObjectI
     }
 
     /**
-     * An {@code input_file} part that carries the file itself: {@code file_data} (inline) or
-     * {@code file_url} (to be fetched). The part is edited in place when the file is rewritten.
+     * A content part that carries a file itself rather than naming an uploaded one: an {@code input_file}
+     * with {@code file_data} (inline) or {@code file_url} (to be fetched), or an {@code input_image} whose
+     * {@code image_url} is a {@code data:} URL (inline) or a URL OpenAI would download. The part is edited
+     * in place when the file is fetched or rewritten.
+     *
+     * @param image whether the part is an {@code input_image} (its one field, {@code image_url}, holds either)
      */
-    public record InlineFile(ObjectNode part, String path) {
+    public record InlineFile(ObjectNode part, String path, boolean image) {
+
+        /** The field holding the file inline. */
+        public String dataField() {
+            return image ? "image_url" : "file_data";
+        }
+
+        /** The field holding the file's URL. */
+        public String urlField() {
+            return image ? "image_url" : "file_url";
+        }
+
+        /** The inline file ({@code data:} URL or, for {@code input_file}, plain base64), or {@code null}. */
+        public String data() {
+            String value = part.path(dataField()).asString(null);
+            return value == null || (image && !isDataUrl(value)) ? null : value;
+        }
+
+        /** The URL to fetch the file from, or {@code null}. */
+        public String url() {
+            String value = part.path(urlField()).asString(null);
+            return value == null || (image && isDataUrl(value)) ? null : value;
+        }
 
         public boolean hasData() {
-            return part.path("file_data").isString();
+            return data() != null;
         }
 
         public boolean hasUrl() {
-            return part.path("file_url").isString();
+            return url() != null;
+        }
+
+        /** Puts the file inline, in place of its URL. */
+        public void putData(String data) {
+            if (!image) {
+                part.remove(urlField());
+            }
+            part.put(dataField(), data);
+        }
+
+        private static boolean isDataUrl(String value) {
+            return value.regionMatches(true, 0, "data:", 0, 5);
         }
     }
 

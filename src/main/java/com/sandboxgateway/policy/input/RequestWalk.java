@@ -123,11 +123,16 @@ public final class RequestWalk {
         switch (type) {
             case "input_text", "output_text" -> text(part, "text", at + ".text", true);
             case "refusal" -> text(part, "refusal", at + ".refusal", true);
-            case "input_image" -> id(part.get("file_id"), Kind.FILE, at + ".file_id");
+            case "input_image" -> {
+                id(part.get("file_id"), Kind.FILE, at + ".file_id");
+                if (part.path("image_url").isString()) {
+                    files.add(new InputPlaces.InlineFile(part, at, true));
+                }
+            }
             case "input_file" -> {
                 id(part.get("file_id"), Kind.FILE, at + ".file_id");
                 if (part.path("file_data").isString() || part.path("file_url").isString()) {
-                    files.add(new InputPlaces.InlineFile(part, at));
+                    files.add(new InputPlaces.InlineFile(part, at, false));
                 }
             }
             default -> throw new IllegalStateException("governed content part without a walk: " + type);

@@ -26,6 +26,7 @@ import com.openai.errors.OpenAIServiceException;
 import com.openai.models.responses.ResponseCreateParams;
 import com.openai.models.responses.ResponseInputContent;
 import com.openai.models.responses.ResponseInputFile;
+import com.openai.models.responses.ResponseInputImage;
 import com.openai.models.responses.ResponseInputItem;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
@@ -33,8 +34,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code input_file.file_url}: refused unless its host is listed; from a listed host the gateway fetches
- * the file itself (WireMock stands in for the outside file server), sanitizes it and sends it inline.
+ * {@code input_file.file_url} (and a remote {@code input_image.image_url}): refused unless its host is
+ * listed; from a listed host the gateway fetches the file itself (WireMock stands in for the outside file
+ * server), sanitizes it and sends it inline.
  */
 class FileUrlsTest extends GatewayIntegrationTest {
 
@@ -119,6 +121,40 @@ class FileUrlsTest extends GatewayIntegrationTest {
                     assertThat(e.code()).hasValue("file_too_large");
                 });
         openAi.verify(0, anyRequestedFor(anyUrl()));
+    }
+
+    @Test
+    void shouldTreatAnImageUrlLikeAFileUrlAndAnInlineImageLikeAnUpload() {
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+        fileHost.stubFor(get("/charts/q3.png").willReturn(aResponse().withHeader("Content-Type", "image/png").withBody(png)));
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), unique("cntr_")))));
+
+        assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(withImage("https://cdn.example.net/q3.png")))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.code()).hasValue("file_url_not_allowed");
+                    assertThat(e.param()).hasValue("input[0].content[1].image_url");
+                });
+        assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(withImage("data:image/gif;base64,R0lGODlhAQABAAAAACw=")))
+                .as("gif is not among the accepted file types")
+                .isInstanceOfSatisfying(OpenAIServiceException.class, e -> {
+                    assertThat(e.code()).hasValue("unsupported_file_type");
+                    assertThat(e.param()).hasValue("input[0].content[1].image_url");
+                });
+        openAi.verify(0, anyRequestedFor(anyUrl()));
+
+        sdk(ALICE_KEY).responses().create(withImage("http://127.0.0.1:" + fileHost.port() + "/charts/q3.png"));
+
+        assertThat(sentPart().path("image_url").asString())
+                .isEqualTo("data:image/png;base64," + Base64.getEncoder().encodeToString(png));
+    }
+
+    private static ResponseCreateParams withImage(String url) {
+        return ResponseCreateParams.builder().model("gpt-4.1").inputOfResponse(java.util.List.of(ResponseInputItem.ofMessage(
+                ResponseInputItem.Message.builder().role(ResponseInputItem.Message.Role.USER)
+                        .addInputTextContent("Describe the chart")
+                        .addContent(ResponseInputContent.ofInputImage(ResponseInputImage.builder()
+                                .detail(ResponseInputImage.Detail.AUTO).imageUrl(url).build()))
+                        .build()))).build();
     }
 
     private void assertNotAllowed(String url, String why) {
