@@ -10,13 +10,14 @@ import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static com.sandboxgateway.support.PlantedSecrets.githubToken;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -138,7 +139,7 @@ class ConversationsProxyTest extends GatewayIntegrationTest {
                 .conversation(bobs).build()))
                 .isInstanceOfSatisfying(NotFoundException.class, e -> assertThat(e.param()).hasValue("conversation"));
         assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("hi")
-                .putAdditionalBodyProperty("conversation", JsonValue.from(java.util.Map.of("id", bobs))).build()))
+                .putAdditionalBodyProperty("conversation", JsonValue.from(Map.of("id", bobs))).build()))
                 .isInstanceOfSatisfying(NotFoundException.class, e -> assertThat(e.param()).hasValue("conversation.id"));
         openAi.verify(0, anyRequestedFor(anyUrl()));
 
@@ -190,15 +191,5 @@ class ConversationsProxyTest extends GatewayIntegrationTest {
     private static void assertNotFound(Executable call) {
         assertThatThrownBy(call::execute).isInstanceOfSatisfying(NotFoundException.class,
                 e -> assertThat(e.code()).hasValue("not_found"));
-    }
-
-    private static String githubToken() {
-        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-        StringBuilder token = new StringBuilder("ghp_");
-        SecureRandom random = new SecureRandom();
-        for (int i = 0; i < 36; i++) {
-            token.append(alphabet.charAt(random.nextInt(alphabet.length())));
-        }
-        return token.toString();
     }
 }

@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -149,7 +150,7 @@ class FileUrlsTest extends GatewayIntegrationTest {
     }
 
     private static ResponseCreateParams withImage(String url) {
-        return ResponseCreateParams.builder().model("gpt-4.1").inputOfResponse(java.util.List.of(ResponseInputItem.ofMessage(
+        return ResponseCreateParams.builder().model("gpt-4.1").inputOfResponse(List.of(ResponseInputItem.ofMessage(
                 ResponseInputItem.Message.builder().role(ResponseInputItem.Message.Role.USER)
                         .addInputTextContent("Describe the chart")
                         .addContent(ResponseInputContent.ofInputImage(ResponseInputImage.builder()
@@ -167,7 +168,7 @@ class FileUrlsTest extends GatewayIntegrationTest {
     }
 
     private static ResponseCreateParams withFileUrl(String url) {
-        return ResponseCreateParams.builder().model("gpt-4.1").inputOfResponse(java.util.List.of(ResponseInputItem.ofMessage(
+        return ResponseCreateParams.builder().model("gpt-4.1").inputOfResponse(List.of(ResponseInputItem.ofMessage(
                 ResponseInputItem.Message.builder().role(ResponseInputItem.Message.Role.USER)
                         .addInputTextContent("Total the orders")
                         .addContent(ResponseInputContent.ofInputFile(ResponseInputFile.builder().fileUrl(url).build()))

@@ -6,15 +6,16 @@ import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.sandboxgateway.support.PlantedSecrets.githubToken;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -203,8 +204,8 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
                 .metadata(ResponseCreateParams.Metadata.builder().putAdditionalProperty("ticket", JsonValue.from(token)).build())
                 .build();
         ResponseCreateParams inVariable = ResponseCreateParams.builder().model("gpt-4.1")
-                .putAdditionalBodyProperty("prompt", JsonValue.from(java.util.Map.of("id", "pmpt_1", "variables",
-                        java.util.Map.of("repo", "clone with " + token)))).build();
+                .putAdditionalBodyProperty("prompt", JsonValue.from(Map.of("id", "pmpt_1", "variables",
+                        Map.of("repo", "clone with " + token)))).build();
 
         for (var request : List.of(inMetadata, inVariable)) {
             assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(request))
@@ -222,8 +223,8 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
         openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), unique("cntr_")))));
 
         sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1")
-                .putAdditionalBodyProperty("prompt", JsonValue.from(java.util.Map.of("id", "pmpt_1", "variables", java.util.Map.of(
-                        "orders", java.util.Map.of("type", "input_file", "filename", "o.csv",
+                .putAdditionalBodyProperty("prompt", JsonValue.from(Map.of("id", "pmpt_1", "variables", Map.of(
+                        "orders", Map.of("type", "input_file", "filename", "o.csv",
                                 "file_data", "data:text/csv;base64," + base64(ORDERS)))))).build());
 
         String sent = sentBody().at("/prompt/variables/orders/file_data").asString();
@@ -292,15 +293,5 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
 
     private static String base64(String text) {
         return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String githubToken() {
-        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-        StringBuilder token = new StringBuilder("ghp_");
-        SecureRandom random = new SecureRandom();
-        for (int i = 0; i < 36; i++) {
-            token.append(alphabet.charAt(random.nextInt(alphabet.length())));
-        }
-        return token.toString();
     }
 }
