@@ -2,6 +2,7 @@ package com.sandboxgateway.policy.input;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import com.sandboxgateway.policy.input.InputPlaces.Kind;
@@ -31,7 +32,7 @@ public final class RequestWalk {
         RequestWalk walk = new RequestWalk();
         walk.text(body, "instructions", "instructions", true);
         JsonNode input = body.get("input");
-        if (input != null && input.isString()) {
+        if (input != null && !input.isArray()) {
             walk.text(body, "input", "input", true);
         } else {
             walk.items(input, "input");
@@ -65,11 +66,34 @@ public final class RequestWalk {
     }
 
     private void items(JsonNode items, String at) {
-        for (int i = 0; items != null && items.isArray() && i < items.size(); i++) {
+        if (!walkable(items, at, InputUnion.INPUT_ITEM)) {
+            return;
+        }
+        for (int i = 0; i < items.size(); i++) {
             if (items.get(i) instanceof ObjectNode item) {
                 item(item, at + "[" + i + "]");
             }
         }
+    }
+
+    /**
+     * Whether {@code value} is an array whose elements can be walked; a value of another shape, or an
+     * element that is not an object, is not governed (it would pass unread) and is recorded so.
+     */
+    private boolean walkable(JsonNode value, String at, InputUnion union) {
+        if (value == null || value.isNull()) {
+            return false;
+        }
+        if (!value.isArray()) {
+            misshapen(value, at);
+            return false;
+        }
+        for (int i = 0; i < value.size(); i++) {
+            if (!value.get(i).isObject()) {
+                unsupported.add(new InputPlaces.Unsupported(union.displayName(), nodeType(value.get(i)), at + "[" + i + "]"));
+            }
+        }
+        return true;
     }
 
     private void item(ObjectNode item, String at) {
@@ -107,7 +131,10 @@ public final class RequestWalk {
             text(holder, field, at + "." + field, true);
             return;
         }
-        for (int j = 0; content != null && content.isArray() && j < content.size(); j++) {
+        if (!walkable(content, at + "." + field, InputUnion.CONTENT_PART)) {
+            return;
+        }
+        for (int j = 0; j < content.size(); j++) {
             if (content.get(j) instanceof ObjectNode part) {
                 part(part, at + "." + field + "[" + j + "]");
             }
@@ -151,7 +178,10 @@ public final class RequestWalk {
         text(call, "code", at + ".code", true);
         id(call.get("container_id"), Kind.CONTAINER, at + ".container_id");
         JsonNode outputs = call.get("outputs");
-        for (int k = 0; outputs != null && outputs.isArray() && k < outputs.size(); k++) {
+        if (!walkable(outputs, at + ".outputs", InputUnion.CODE_OUTPUT)) {
+            return;
+        }
+        for (int k = 0; k < outputs.size(); k++) {
             if (!(outputs.get(k) instanceof ObjectNode output)) {
                 continue;
             }
@@ -166,7 +196,10 @@ public final class RequestWalk {
     }
 
     private void tools(JsonNode tools) {
-        for (int i = 0; tools != null && tools.isArray() && i < tools.size(); i++) {
+        if (!walkable(tools, "tools", InputUnion.TOOL)) {
+            return;
+        }
+        for (int i = 0; i < tools.size(); i++) {
             if (!(tools.get(i) instanceof ObjectNode tool)) {
                 continue;
             }
@@ -221,10 +254,10 @@ public final class RequestWalk {
         }
         for (Map.Entry<String, JsonNode> variable : map.properties()) {
             String at = "prompt.variables." + variable.getKey();
-            if (variable.getValue().isString()) {
-                text(map, variable.getKey(), at, true);
-            } else if (variable.getValue() instanceof ObjectNode part) {
+            if (variable.getValue() instanceof ObjectNode part) {
                 part(part, at);
+            } else {
+                text(map, variable.getKey(), at, true);
             }
         }
     }
@@ -260,14 +293,28 @@ public final class RequestWalk {
     }
 
     private void text(ObjectNode holder, String field, String at, boolean personalData) {
-        if (holder.path(field).isString()) {
+        JsonNode value = holder.get(field);
+        if (value != null && value.isString()) {
             texts.add(InputPlaces.Text.field(holder, field, at, personalData));
+        } else if (value != null && !value.isNull()) {
+            misshapen(value, at);
         }
     }
 
     private void id(JsonNode id, Kind kind, String at) {
         if (id != null && id.isString() && !id.asString().isBlank()) {
             ids.add(new InputPlaces.ObjectId(id.asString(), kind, at));
+        } else if (id != null && !id.isString() && !id.isNull()) {
+            misshapen(id, at);
         }
+    }
+
+    /** A value where the spec has text, an id or a list, but of another shape: nothing would read it. */
+    private void misshapen(JsonNode value, String at) {
+        unsupported.add(new InputPlaces.Unsupported("value", nodeType(value), at));
+    }
+
+    private static String nodeType(JsonNode value) {
+        return value.getNodeType().name().toLowerCase(Locale.ROOT);
     }
 }

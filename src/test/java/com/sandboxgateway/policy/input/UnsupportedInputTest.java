@@ -39,6 +39,15 @@ class UnsupportedInputTest extends GatewayIntegrationTest {
     }
 
     @Test
+    void shouldRefuseValuesOfAShapeNothingWouldRead() {
+        assertRefused(List.of(Map.of("role", "user", "content", List.of(Map.of("type", "input_text", "text",
+                        Map.of("note", "customer 123-45-6789"))))), "input[0].content[0].text", "object");
+        assertRefused(List.of(Map.of("role", "user", "content", Map.of("text", "customer 123-45-6789"))),
+                "input[0].content", "object");
+        assertRefused(List.of("customer 123-45-6789"), "input[0]", "string");
+    }
+
+    @Test
     void shouldRefuseAnUngovernedToolEvenWhenTheTeamMayUseIt() {
         assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("hi")
                 .putAdditionalBodyProperty("tools", JsonValue.from(List.of(Map.of("type", "code_interpreter", "container",
