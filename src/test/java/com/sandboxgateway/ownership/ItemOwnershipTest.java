@@ -11,15 +11,19 @@ import static com.sandboxgateway.support.OpenAiStub.example;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 import com.openai.core.http.StreamResponse;
 import com.openai.errors.NotFoundException;
 import com.openai.models.responses.ResponseCreateParams;
 import com.openai.models.responses.ResponseInputItem;
 import com.openai.models.responses.ResponseStreamEvent;
+import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
 /**
@@ -27,6 +31,9 @@ import com.sandboxgateway.support.GatewayIntegrationTest;
  * reference or replay them, whether the response was plain or streamed.
  */
 class ItemOwnershipTest extends GatewayIntegrationTest {
+
+    @Autowired
+    private OwnershipStore store;
 
     private static final String EXAMPLE_CALL = "ci_68a93ab8671881a39e3ac17e69d804a6";
     private static final String EXAMPLE_MESSAGE = "msg_68a93abc0f7c81a3b2e1d0c9f8e7d6c5";
@@ -57,6 +64,26 @@ class ItemOwnershipTest extends GatewayIntegrationTest {
         assertReferencesAreAlicesOnly(call, message);
     }
 
+    @Test
+    void shouldCheckEveryItemOfALongReplayAndNameTheForeignOne() {
+        Principal alice = new Principal("alice", "analytics", Set.of("user"));
+        List<String> items = new ArrayList<>();
+        for (int i = 0; i < 1_200; i++) {
+            items.add(unique("msg_"));
+            store.record(items.getLast(), ObjectKind.ITEM, alice, null, null);
+        }
+        String bobs = unique("msg_");
+        store.record(bobs, ObjectKind.ITEM, new Principal("bob", "finance", Set.of("user")), null, null);
+        items.add(1_100, bobs);
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), unique("cntr_")))));
+
+        assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(references(items)))
+                .isInstanceOfSatisfying(NotFoundException.class, e -> assertThat(e.param()).hasValue("input[1100].id"));
+        items.remove(bobs);
+        sdk(ALICE_KEY).responses().create(references(items));
+        openAi.verify(1, postRequestedFor(urlEqualTo("/v1/responses")));
+    }
+
     private void assertReferencesAreAlicesOnly(String call, String message) {
         openAi.resetRequests();
         for (String key : List.of(BOB_KEY, CAROL_KEY)) {
@@ -78,7 +105,11 @@ class ItemOwnershipTest extends GatewayIntegrationTest {
     }
 
     private static ResponseCreateParams reference(String item) {
-        return ResponseCreateParams.builder().model("gpt-4.1").inputOfResponse(List.of(ResponseInputItem.ofItemReference(
-                ResponseInputItem.ItemReference.builder().id(item).build()))).build();
+        return references(List.of(item));
+    }
+
+    private static ResponseCreateParams references(List<String> items) {
+        return ResponseCreateParams.builder().model("gpt-4.1").inputOfResponse(items.stream().map(item ->
+                ResponseInputItem.ofItemReference(ResponseInputItem.ItemReference.builder().id(item).build())).toList()).build();
     }
 }
