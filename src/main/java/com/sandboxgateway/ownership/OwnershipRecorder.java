@@ -22,7 +22,7 @@ public final class OwnershipRecorder implements ResponseInspector {
             Route.FILES_UPLOAD, Route.CONTAINERS_CREATE, Route.CONTAINER_FILES_CREATE, Route.RESPONSE_DELETE,
             Route.FILE_DELETE, Route.CONTAINER_DELETE, Route.CONTAINER_FILE_DELETE, Route.CONVERSATIONS_CREATE,
             Route.CONVERSATION_DELETE, Route.CONVERSATION_ITEMS_CREATE, Route.CONVERSATION_ITEMS_LIST,
-            Route.CONVERSATION_ITEM_GET);
+            Route.CONVERSATION_ITEM_GET, Route.CONVERSATION_ITEM_DELETE);
 
     private final OwnershipStore store;
 
@@ -56,6 +56,7 @@ public final class OwnershipRecorder implements ResponseInspector {
                 }
             }
             case CONVERSATION_ITEM_GET -> recordItem(exchange, body, exchange.route().id("conversation_id"));
+            case CONVERSATION_ITEM_DELETE -> store.markDeleted(exchange.route().id("item_id"));
             default -> { }
         }
         return body;

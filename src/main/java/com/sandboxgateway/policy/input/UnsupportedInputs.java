@@ -41,9 +41,9 @@ public final class UnsupportedInputs implements RequestStep {
             return Decision.PROCEED;
         }
         InputPlaces.Unsupported first = unsupported.getFirst();
-        return Decision.reject(ErrorCode.UNSUPPORTED_INPUT, first.path() + " is a " + first.union() + " of type '"
-                + first.type() + "', which the gateway does not govern, so it cannot be sent. Send the content in a "
-                + "governed form (message text, input_text, input_file, function_call_output), or ask the platform team "
-                + "to set gateway.policy.org.unknown-input: allow.", first.path());
+        return Decision.reject(ErrorCode.UNSUPPORTED_INPUT, first.path() + ": the " + first.union() + " type '" + first.type()
+                + "' is not one the gateway governs, so it cannot be sent. Send the content in a governed form (message "
+                + "text, input_text, input_file, function_call_output), or ask the platform team to set "
+                + "gateway.policy.org.unknown-input: allow.", first.path());
     }
 }
