@@ -75,14 +75,13 @@ public final class OwnershipCheck implements RequestStep {
                 references.add(new Reference(route.id("container_id"), ObjectKind.CONTAINER, "container_id"));
                 addText(references, body == null ? null : body.get("file_id"), ObjectKind.FILE, "file_id");
             }
-            case CONTAINERS_CREATE -> addAll(references, body.get("file_ids"), ObjectKind.FILE, "file_ids");
             // The items of a conversation are reached through it: owning the conversation is what counts.
             case CONVERSATION_GET, CONVERSATION_UPDATE, CONVERSATION_DELETE, CONVERSATION_ITEMS_LIST, CONVERSATION_ITEMS_CREATE,
                  CONVERSATION_ITEM_GET, CONVERSATION_ITEM_DELETE -> {
                 references.add(new Reference(route.id("conversation_id"), ObjectKind.CONVERSATION, "conversation_id"));
                 bodyReferences(references, exchange);
             }
-            case RESPONSES_CREATE, CONVERSATIONS_CREATE -> bodyReferences(references, exchange);
+            case RESPONSES_CREATE, CONTAINERS_CREATE, CONVERSATIONS_CREATE -> bodyReferences(references, exchange);
             case FILES_UPLOAD, FILES_LIST, CONTAINERS_LIST -> { }
         }
         return references;
@@ -103,14 +102,6 @@ public final class OwnershipCheck implements RequestStep {
             case ITEM -> ObjectKind.ITEM;
             case CONVERSATION -> ObjectKind.CONVERSATION;
         };
-    }
-
-    private static void addAll(List<Reference> references, JsonNode ids, ObjectKind kind, String param) {
-        if (ids != null && ids.isArray()) {
-            for (int i = 0; i < ids.size(); i++) {
-                addText(references, ids.get(i), kind, param + "[" + i + "]");
-            }
-        }
     }
 
     private static void addText(List<Reference> references, JsonNode id, ObjectKind kind, String param) {

@@ -107,7 +107,7 @@ public final class Exchange {
 
     /**
      * Every place of the body that holds text, a file or an id, and every part the gateway does not
-     * govern: walked once, on first use, for the routes whose bodies carry model input. The places are
+     * govern: walked once, on first use, for the routes whose bodies carry model or sandbox input. The places are
      * the body's own nodes, so a step that rewrites one rewrites the body.
      */
     public InputPlaces inputs() {
@@ -115,6 +115,7 @@ public final class Exchange {
             ObjectNode object = json();
             inputs = object == null ? InputPlaces.NONE : switch (route.route()) {
                 case RESPONSES_CREATE -> RequestWalk.ofResponseRequest(object);
+                case CONTAINERS_CREATE -> RequestWalk.ofContainerRequest(object);
                 case CONVERSATIONS_CREATE, CONVERSATION_UPDATE, CONVERSATION_ITEMS_CREATE ->
                         RequestWalk.ofConversationRequest(object);
                 default -> InputPlaces.NONE;

@@ -1,27 +1,23 @@
 package com.sandboxgateway.secrets;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
 import org.springframework.context.ApplicationEventPublisher;
 
 import com.sandboxgateway.api.GatewayException;
-import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
 import com.sandboxgateway.policy.input.InputPlaces;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Scans every text a request tells the model and the sandbox: each text place the request walk found
  * (instructions, prompts, replayed assistant and tool messages, tool outputs, tool descriptions,
- * metadata, conversation items, {@code domain_secrets} values), and the {@code domain_secrets} of a
- * container created directly. Credentials block or are redacted; personal data in free text is
+ * metadata, conversation items, and the {@code domain_secrets} values of a tool's container or of a
+ * container created directly). Credentials block or are redacted; personal data in free text is
  * handled by the PII policy.
  */
 public final class PromptGuard implements RequestStep {
@@ -39,8 +35,7 @@ public final class PromptGuard implements RequestStep {
 
     @Override
     public Decision apply(Exchange exchange) {
-        List<InputPlaces.Text> texts = exchange.route().route() == Route.CONTAINERS_CREATE
-                ? domainSecrets(exchange.json()) : exchange.inputs().texts();
+        List<InputPlaces.Text> texts = exchange.inputs().texts();
         if (texts.isEmpty()) {
             return Decision.PROCEED;
         }
@@ -59,17 +54,6 @@ public final class PromptGuard implements RequestStep {
                     guard.handling(), clock.instant()));
         }
         return Decision.PROCEED;
-    }
-
-    private static List<InputPlaces.Text> domainSecrets(ObjectNode container) {
-        JsonNode secrets = container.path("network_policy").path("domain_secrets");
-        List<InputPlaces.Text> texts = new ArrayList<>();
-        for (int k = 0; k < secrets.size(); k++) {
-            if (secrets.get(k) instanceof ObjectNode secret && secret.path("value").isString()) {
-                texts.add(new InputPlaces.Text(secret, "value", -1, "network_policy.domain_secrets[" + k + "].value", false));
-            }
-        }
-        return texts;
     }
 
     private static void guardText(Exchange exchange, TextGuard guard, InputPlaces.Text place) {

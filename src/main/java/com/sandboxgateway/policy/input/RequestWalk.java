@@ -61,6 +61,13 @@ public final class RequestWalk {
         return walk.places();
     }
 
+    /** The places of a {@code POST /v1/containers} body: its {@code file_ids} and {@code domain_secrets}. */
+    public static InputPlaces ofContainerRequest(ObjectNode body) {
+        RequestWalk walk = new RequestWalk();
+        walk.containerSettings(body, "");
+        return walk.places();
+    }
+
     private InputPlaces places() {
         return new InputPlaces(texts, files, ids, unsupported);
     }
@@ -228,20 +235,22 @@ public final class RequestWalk {
         JsonNode container = tool.get("container");
         if (container != null && container.isString()) {
             id(container, Kind.CONTAINER, at);
-            return;
+        } else if (container instanceof ObjectNode settings) {
+            containerSettings(settings, at + ".");
         }
-        if (container == null || !container.isObject()) {
-            return;
-        }
+    }
+
+    /** An auto container's or a created container's files and network secrets; {@code at} ends with a dot or is empty. */
+    private void containerSettings(ObjectNode container, String at) {
         JsonNode fileIds = container.get("file_ids");
         for (int k = 0; fileIds != null && fileIds.isArray() && k < fileIds.size(); k++) {
-            id(fileIds.get(k), Kind.FILE, at + ".file_ids[" + k + "]");
+            id(fileIds.get(k), Kind.FILE, at + "file_ids[" + k + "]");
         }
         JsonNode secrets = container.path("network_policy").path("domain_secrets");
         for (int k = 0; k < secrets.size(); k++) {
             if (secrets.get(k) instanceof ObjectNode secret) {
                 // A secret the sandbox may use on an allowed domain: credentials must not be plain here either.
-                text(secret, "value", at + ".network_policy.domain_secrets[" + k + "].value", false);
+                text(secret, "value", at + "network_policy.domain_secrets[" + k + "].value", false);
             }
         }
     }
