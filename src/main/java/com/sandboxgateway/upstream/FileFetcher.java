@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
@@ -67,12 +68,6 @@ public final class FileFetcher implements AutoCloseable {
                 .disableRedirectHandling()
                 .disableCookieManagement()
                 .build();
-    }
-
-    /** Whether the URL names a listed source (scheme, host and port). */
-    public boolean allows(String url) {
-        URI uri = parse(url);
-        return uri != null && sources.stream().anyMatch(source -> source.matches(uri));
     }
 
     /**
@@ -157,7 +152,7 @@ public final class FileFetcher implements AutoCloseable {
         try {
             URI uri = new URI(url);
             return uri.getHost() == null || uri.getRawUserInfo() != null ? null : uri;
-        } catch (Exception e) {
+        } catch (URISyntaxException e) {
             return null;
         }
     }
@@ -186,9 +181,9 @@ public final class FileFetcher implements AutoCloseable {
 
         static Source parse(String entry) {
             String text = entry.trim().toLowerCase(Locale.ROOT);
-            URI uri = URI.create(text.contains("://") ? text : "https://" + text);
-            if (uri.getHost() == null || !("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
-                    || (uri.getPath() != null && !uri.getPath().isEmpty())) {
+            URI uri = FileFetcher.parse(text.contains("://") ? text : "https://" + text);
+            if (uri == null || !("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
+                    || (uri.getPath() != null && !uri.getPath().isEmpty()) || uri.getQuery() != null) {
                 throw new IllegalArgumentException("gateway.policy.org.files.file-urls.fetch-from: '" + entry
                         + "' is not a host, host:port or http(s)://host:port");
             }
