@@ -89,8 +89,8 @@ public final class FileFetcher implements AutoCloseable {
                 int status = response.getCode();
                 Header location = response.getFirstHeader("Location");
                 if (status >= 300 && status < 400 && location != null) {
-                    URI next = current.resolve(location.getValue());
-                    if (!sameSource(current, next)) {
+                    URI next = redirectTarget(current, location.getValue());
+                    if (next == null || !sameSource(current, next)) {
                         throw notAllowed("it redirects to another host");
                     }
                     current = next;
@@ -125,6 +125,15 @@ public final class FileFetcher implements AutoCloseable {
     private GatewayException tooLarge() {
         return new GatewayException(ErrorCode.FILE_TOO_LARGE, "The file behind file_url is larger than the upload limit of "
                 + maxBytes + " bytes. Send a smaller file.", null, null);
+    }
+
+    /** Where a redirect points, or {@code null} when its {@code Location} is not a URL the fetcher would follow. */
+    private static URI redirectTarget(URI from, String location) {
+        try {
+            return parse(from.resolve(location.trim()).toString());
+        } catch (IllegalArgumentException notAUrl) {
+            return null;
+        }
     }
 
     private static boolean sameSource(URI from, URI to) {
