@@ -13,10 +13,10 @@ public enum InputUnion {
     /** {@code InputItem} (with the members of {@code Item}). */
     INPUT_ITEM("input item",
             Set.of("message", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output",
-                    "reasoning", "code_interpreter_call", "item_reference", "compaction_trigger"),
+                    "reasoning", "compaction", "code_interpreter_call", "item_reference", "compaction_trigger"),
             // Tool calls of tools the gateway does not govern, and items whose content it cannot read.
             Set.of("file_search_call", "computer_call", "computer_call_output", "web_search_call", "tool_search_call",
-                    "tool_search_output", "additional_tools", "compaction", "image_generation_call", "local_shell_call",
+                    "tool_search_output", "additional_tools", "image_generation_call", "local_shell_call",
                     "local_shell_call_output", "shell_call", "shell_call_output", "apply_patch_call",
                     "apply_patch_call_output", "mcp_list_tools", "mcp_approval_request", "mcp_approval_response", "mcp_call",
                     "program", "program_output")),

@@ -121,14 +121,23 @@ public final class RequestWalk {
             case "custom_tool_call" -> text(item, "input", at + ".input", true);
             case "function_call_output", "custom_tool_call_output" -> content(item, "output", at);
             case "reasoning" -> {
-                // encrypted_content is OpenAI's own ciphertext, which only OpenAI can read: it carries
-                // nothing OpenAI did not produce (anything else fails to decrypt there).
                 summaries(item.get("summary"), at + ".summary");
                 summaries(item.get("content"), at + ".content");
+                encrypted(item, at);
             }
+            case "compaction" -> encrypted(item, at);
             case "code_interpreter_call" -> codeInterpreterCall(item, at);
             default -> { } // item_reference (its id is checked above), compaction_trigger (no data)
         }
+    }
+
+    /**
+     * {@code encrypted_content} is OpenAI's own ciphertext, opaque to the gateway; it is still scanned for
+     * credentials, so one pasted there in the clear does not travel as "ciphertext". (Real ciphertext is
+     * unbroken base64, which none of the credential rules match.)
+     */
+    private void encrypted(ObjectNode item, String at) {
+        text(item, "encrypted_content", at + ".encrypted_content", false);
     }
 
     /** A message's content or a tool's output: a string, or an array of content parts. */
