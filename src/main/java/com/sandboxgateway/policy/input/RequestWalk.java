@@ -38,6 +38,7 @@ public final class RequestWalk {
             walk.items(input, "input");
         }
         walk.tools(body.get("tools"));
+        walk.outputFormat(body.get("text"));
         walk.prompt(body.get("prompt"));
         walk.metadata(body);
         walk.id(body.get("previous_response_id"), Kind.RESPONSE, "previous_response_id");
@@ -261,6 +262,14 @@ public final class RequestWalk {
                 // A secret the sandbox may use on an allowed domain: credentials must not be plain here either.
                 text(secret, "value", at + "network_policy.domain_secrets[" + k + "].value", false);
             }
+        }
+    }
+
+    /** {@code text.format} of a structured output: its description and the strings of its JSON schema. */
+    private void outputFormat(JsonNode text) {
+        if (text != null && text.get("format") instanceof ObjectNode format) {
+            text(format, "description", "text.format.description", true);
+            strings(format.get("schema"), "text.format.schema");
         }
     }
 

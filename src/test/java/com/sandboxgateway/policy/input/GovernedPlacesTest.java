@@ -219,7 +219,7 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
     }
 
     @Test
-    void shouldBlockACredentialInMetadataAndInPromptVariables() {
+    void shouldBlockACredentialInMetadataPromptVariablesAndAnOutputSchema() {
         String token = githubToken();
         ResponseCreateParams inMetadata = ResponseCreateParams.builder().model("gpt-4.1").input("hi")
                 .metadata(ResponseCreateParams.Metadata.builder().putAdditionalProperty("ticket", JsonValue.from(token)).build())
@@ -227,12 +227,17 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
         ResponseCreateParams inVariable = ResponseCreateParams.builder().model("gpt-4.1")
                 .putAdditionalBodyProperty("prompt", JsonValue.from(Map.of("id", "pmpt_1", "variables",
                         Map.of("repo", "clone with " + token)))).build();
+        ResponseCreateParams inSchema = ResponseCreateParams.builder().model("gpt-4.1").input("hi")
+                .putAdditionalBodyProperty("text", JsonValue.from(Map.of("format", Map.of("type", "json_schema", "name", "r",
+                        "schema", Map.of("type", "object", "properties", Map.of("repo", Map.of("type", "string",
+                                "description", "token " + token))))))).build();
 
-        for (var request : List.of(inMetadata, inVariable)) {
+        for (var request : List.of(inMetadata, inVariable, inSchema)) {
             assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(request))
                     .isInstanceOfSatisfying(BadRequestException.class, e -> {
                         assertThat(e.code()).hasValue("secret_detected");
-                        assertThat(e.param().orElseThrow()).isIn("metadata.ticket", "prompt.variables.repo");
+                        assertThat(e.param().orElseThrow()).isIn("metadata.ticket", "prompt.variables.repo",
+                                "text.format.schema.properties.repo.description");
                         assertThat(e.getMessage()).doesNotContain(token);
                     });
         }
