@@ -28,6 +28,8 @@ import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.policy.RequestStep;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.policy.input.FileUrls;
+import com.sandboxgateway.policy.input.UnsupportedInputs;
 import com.sandboxgateway.ratelimit.RateLimits;
 import com.sandboxgateway.review.InjectionDetector;
 import com.sandboxgateway.sanitize.FileSanitizer;
@@ -40,6 +42,7 @@ import com.sandboxgateway.secrets.PromptGuard;
 import com.sandboxgateway.secrets.SecretScanner;
 import com.sandboxgateway.secrets.TextGuard;
 import com.sandboxgateway.tracing.RequestTracing;
+import com.sandboxgateway.upstream.FileFetcher;
 import com.sandboxgateway.upstream.UpstreamClient;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -57,13 +60,21 @@ class PipelineConfiguration {
         return Clock.systemUTC();
     }
 
+    /** The one client for files apps name by URL; it shares nothing with the upstream's. */
+    @Bean(destroyMethod = "close")
+    FileFetcher fileFetcher(PolicyProperties policy) {
+        PolicyProperties.FileUrls urls = policy.org().files().fileUrls();
+        return new FileFetcher(urls.fetchFrom(), urls.connectTimeout(), urls.readTimeout(),
+                policy.org().files().maxUploadSize().toBytes());
+    }
+
     @Bean
     PolicyChain policyChain(PolicyProperties policy, TeamPolicies teams, Ownership ownership, OwnershipStore ownershipStore,
                             UpstreamClient upstream, JsonMapper json, ApplicationEventPublisher events, Clock clock,
                             JdbcClient jdbc, RateLimits rateLimits, SpendBudget spend, TurnBudget turns,
                             InjectionDetector injectionDetector, MeterRegistry meters, CodeExecutionAuditor codeAuditor,
                             RunawaySessions runawaySessions, RequestTracing tracing,
-                            SafetyIdentifier safetyIdentifier) {
+                            SafetyIdentifier safetyIdentifier, FileFetcher fileFetcher) {
         Pseudonymizer pseudonymizer = Pseudonymizer.fromPolicy(policy.org().sanitization(),
                 policy.org().pii().action() == PolicyProperties.PiiAction.PSEUDONYMIZE);
         SecretScanner scanner = SecretScanner.standard();
@@ -74,10 +85,14 @@ class PipelineConfiguration {
         List<RequestStep> steps = List.of(
                 rateLimits,
                 new ContainerRules(teams),
+                // After the tool policy, so a tool a team may not use is named as such.
+                new UnsupportedInputs(policy.org().unknownInput(), events, clock),
                 new OwnershipCheck(ownership),
                 new PromptGuard(guards, events, clock),
                 new ExpiryRules(policy, teams),
                 new UploadSanitizer(files),
+                // Before the inline-file rules, which sanitize what it fetched.
+                new FileUrls(fileFetcher),
                 new InlineFiles(files),
                 new CodeOutputsRequested(),
                 safetyIdentifier,

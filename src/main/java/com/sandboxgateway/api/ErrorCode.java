@@ -12,6 +12,10 @@ public enum ErrorCode {
     SECRET_DETECTED(400, "invalid_request_error"),
     PII_DETECTED(400, "invalid_request_error"),
     CONTAINER_FILE_NOT_INPUT_FILE(400, "invalid_request_error"),
+    /** An input item, content part or tool type the gateway does not govern, with {@code unknown-input: refuse}. */
+    UNSUPPORTED_INPUT(400, "invalid_request_error"),
+    /** {@code input_file.file_url} whose host is not in {@code files.file-urls.fetch-from}. */
+    FILE_URL_NOT_ALLOWED(400, "invalid_request_error"),
     DOMAIN_NOT_ALLOWED(403, "permission_error"),
     MEMORY_LIMIT_NOT_ALLOWED(403, "permission_error"),
     TOOL_NOT_ALLOWED(403, "permission_error"),

@@ -24,7 +24,15 @@ public enum Route {
     CONTAINER_FILES_LIST("GET", "/v1/containers/{container_id}/files", Body.NONE),
     CONTAINER_FILE_GET("GET", "/v1/containers/{container_id}/files/{file_id}", Body.NONE),
     CONTAINER_FILE_CONTENT("GET", "/v1/containers/{container_id}/files/{file_id}/content", Body.NONE),
-    CONTAINER_FILE_DELETE("DELETE", "/v1/containers/{container_id}/files/{file_id}", Body.NONE);
+    CONTAINER_FILE_DELETE("DELETE", "/v1/containers/{container_id}/files/{file_id}", Body.NONE),
+    CONVERSATIONS_CREATE("POST", "/v1/conversations", Body.JSON),
+    CONVERSATION_GET("GET", "/v1/conversations/{conversation_id}", Body.NONE),
+    CONVERSATION_UPDATE("POST", "/v1/conversations/{conversation_id}", Body.JSON),
+    CONVERSATION_DELETE("DELETE", "/v1/conversations/{conversation_id}", Body.NONE),
+    CONVERSATION_ITEMS_LIST("GET", "/v1/conversations/{conversation_id}/items", Body.NONE),
+    CONVERSATION_ITEMS_CREATE("POST", "/v1/conversations/{conversation_id}/items", Body.JSON),
+    CONVERSATION_ITEM_GET("GET", "/v1/conversations/{conversation_id}/items/{item_id}", Body.NONE),
+    CONVERSATION_ITEM_DELETE("DELETE", "/v1/conversations/{conversation_id}/items/{item_id}", Body.NONE);
 
     /** What a route accepts as request body. */
     public enum Body { NONE, JSON, MULTIPART, JSON_OR_MULTIPART }

@@ -34,7 +34,7 @@ public record AuditRecord(String recordId, Kind kind, String callId, String requ
      * aimed at a model carries that flag on its {@code SANITIZATION} record. A {@code CHECKPOINT} holds a
      * signed head of the audit tree.
      */
-    public enum Kind { CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION, CHECKPOINT }
+    public enum Kind { CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION, CHECKPOINT, UNGOVERNED_INPUT }
 
     public AuditRecord {
         Objects.requireNonNull(recordId, "recordId");

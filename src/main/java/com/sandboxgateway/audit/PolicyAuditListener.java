@@ -8,6 +8,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.policy.input.UngovernedInputForwarded;
 import com.sandboxgateway.proxy.RequestRefused;
 import com.sandboxgateway.sanitize.InjectionScreening;
 import com.sandboxgateway.sanitize.PlantedInstruction;
@@ -21,7 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Turns policy decisions into audit records: refusals, sanitized uploads (counts and column names,
  * never values) and instructions found in uploaded data (flag {@code instruction_in_data}: rule,
- * category, line and column, never the text).
+ * category, line and column, never the text) and parts forwarded ungoverned (flag {@code ungoverned_input}).
  */
 @Component
 class PolicyAuditListener {
@@ -63,6 +64,21 @@ class PolicyAuditListener {
                 .put("kind", finding.kind().name()).put("location", finding.location()));
         auditLog.record(AuditRecord.policy(AuditRecord.Kind.SECRET_FINDING, found.requestId(), found.principal().user(),
                 found.principal().team(), null, found.handling(), json.writeValueAsString(details), found.at()));
+    }
+
+    /**
+     * Runs before the request is sent, so what passed ungoverned is on record (flag {@code ungoverned_input}:
+     * the path and type of each part, never its content); if it cannot be recorded, the request fails.
+     */
+    @EventListener
+    void on(UngovernedInputForwarded forwarded) {
+        ObjectNode details = json.createObjectNode();
+        var list = details.putArray("ungoverned");
+        forwarded.places().forEach(place -> list.addObject().put("path", place.path()).put("union", place.union())
+                .put("type", place.type()));
+        auditLog.record(AuditRecord.policy(AuditRecord.Kind.UNGOVERNED_INPUT, forwarded.requestId(),
+                forwarded.principal().user(), forwarded.principal().team(), null, "forwarded", json.writeValueAsString(details),
+                forwarded.at(), List.of(UngovernedInputForwarded.FLAG)));
     }
 
     /** Runs before the upload is sent; if it cannot be recorded, the upload fails with audit_unavailable. */

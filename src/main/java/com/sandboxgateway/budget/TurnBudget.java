@@ -251,12 +251,19 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
     }
 
     /**
-     * The session of a new response: the client's {@code X-Gateway-Session}, else the session of the
-     * response it continues, else the container it names; {@code null} when it starts a new one.
+     * The session of a new response: the client's {@code X-Gateway-Session}, else the conversation it
+     * belongs to, else the session of the response it continues, else the container it names;
+     * {@code null} when it starts a new one.
      */
     private String session(Exchange exchange, ObjectNode request) {
         if (exchange.session() != null) {
             return exchange.session();
+        }
+        // A conversation is a session: every response in it draws on the same turns.
+        JsonNode conversation = request.path("conversation");
+        String conversationId = conversation.isObject() ? conversation.path("id").asString(null) : conversation.asString(null);
+        if (conversationId != null) {
+            return conversationId;
         }
         String previous = request.path("previous_response_id").asString(null);
         if (previous != null) {

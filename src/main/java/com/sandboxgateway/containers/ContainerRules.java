@@ -13,6 +13,7 @@ import com.sandboxgateway.policy.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
 import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.policy.input.InputPlaces;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -56,7 +57,7 @@ public final class ContainerRules implements RequestStep {
                 }
             }
         }
-        return containerFilesAsInput(body.path("input"));
+        return containerFilesAsInput(exchange);
     }
 
     private static Decision container(JsonNode container, String at, EffectivePolicy policy) {
@@ -98,16 +99,13 @@ public final class ContainerRules implements RequestStep {
                 + String.join("; ", refused) + ". Allowed: " + String.join(", ", allowed) + ".", at + "network_policy.allowed_domains");
     }
 
-    private static Decision containerFilesAsInput(JsonNode input) {
-        for (int i = 0; i < input.size(); i++) {
-            JsonNode content = input.get(i).path("content");
-            for (int j = 0; j < content.size(); j++) {
-                JsonNode part = content.get(j);
-                if ("input_file".equals(part.path("type").asString(null)) && part.path("file_id").asString("").startsWith("cfile_")) {
-                    return Decision.reject(ErrorCode.CONTAINER_FILE_NOT_INPUT_FILE, "input_file cannot carry a container file ("
-                            + part.path("file_id").asString() + "). Download it through GET /v1/containers/{container_id}/files/"
-                            + "{file_id}/content, or give the container to the code_interpreter tool.", "input[" + i + "].content[" + j + "].file_id");
-                }
+    /** Any file id the request walk found (message content, tool outputs, prompt variables) may not be a container file's. */
+    private static Decision containerFilesAsInput(Exchange exchange) {
+        for (InputPlaces.ObjectId id : exchange.inputs().ids()) {
+            if (id.kind() == InputPlaces.Kind.FILE && id.id().startsWith("cfile_")) {
+                return Decision.reject(ErrorCode.CONTAINER_FILE_NOT_INPUT_FILE, "input_file cannot carry a container file ("
+                        + id.id() + "). Download it through GET /v1/containers/{container_id}/files/"
+                        + "{file_id}/content, or give the container to the code_interpreter tool.", id.path());
             }
         }
         return Decision.PROCEED;

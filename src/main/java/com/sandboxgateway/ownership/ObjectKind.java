@@ -5,7 +5,10 @@ public enum ObjectKind {
     FILE("File"),
     CONTAINER("Container"),
     CONTAINER_FILE("ContainerFile"),
-    RESPONSE("Response");
+    RESPONSE("Response"),
+    /** An output item of a response, or an item added to a conversation. */
+    ITEM("Item"),
+    CONVERSATION("Conversation");
 
     private final String displayName;
 

@@ -2,16 +2,17 @@ package com.sandboxgateway.ownership;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.api.RouteMatch;
-import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestBody;
 import com.sandboxgateway.policy.RequestStep;
+import com.sandboxgateway.policy.input.InputPlaces;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -30,9 +31,15 @@ public final class OwnershipCheck implements RequestStep {
 
     @Override
     public Decision apply(Exchange exchange) {
-        for (Reference reference : references(exchange.route(), exchange.json())) {
-            if (ownership.visible(reference.id(), exchange.principal()).isEmpty()) {
-                return Decision.reject(ErrorCode.NOT_FOUND, notFoundMessage(reference), reference.param());
+        List<Reference> references = references(exchange);
+        if (!references.isEmpty()) {
+            // One look-up for all of them: a replayed conversation names hundreds of items.
+            Set<String> visible = ownership.visibleIds(references.stream().map(Reference::id).distinct().toList(),
+                    exchange.principal());
+            for (Reference reference : references) {
+                if (!visible.contains(reference.id())) {
+                    return Decision.reject(ErrorCode.NOT_FOUND, notFoundMessage(reference), reference.param());
+                }
             }
         }
         if (exchange.route().route() == Route.CONTAINER_FILES_CREATE && exchange.body() instanceof RequestBody.Multipart multipart) {
@@ -53,7 +60,9 @@ public final class OwnershipCheck implements RequestStep {
     }
 
     /** Every object id a request names, with where it was named. */
-    static List<Reference> references(RouteMatch route, ObjectNode body) {
+    static List<Reference> references(Exchange exchange) {
+        RouteMatch route = exchange.route();
+        ObjectNode body = exchange.json();
         List<Reference> references = new ArrayList<>();
         switch (route.route()) {
             case RESPONSE_GET, RESPONSE_DELETE, RESPONSE_CANCEL ->
@@ -66,42 +75,33 @@ public final class OwnershipCheck implements RequestStep {
                 references.add(new Reference(route.id("container_id"), ObjectKind.CONTAINER, "container_id"));
                 addText(references, body == null ? null : body.get("file_id"), ObjectKind.FILE, "file_id");
             }
-            case CONTAINERS_CREATE -> addAll(references, body.get("file_ids"), ObjectKind.FILE, "file_ids");
-            case RESPONSES_CREATE -> responseReferences(references, body);
+            // The items of a conversation are reached through it: owning the conversation is what counts.
+            case CONVERSATION_GET, CONVERSATION_UPDATE, CONVERSATION_DELETE, CONVERSATION_ITEMS_LIST, CONVERSATION_ITEMS_CREATE,
+                 CONVERSATION_ITEM_GET, CONVERSATION_ITEM_DELETE -> {
+                references.add(new Reference(route.id("conversation_id"), ObjectKind.CONVERSATION, "conversation_id"));
+                bodyReferences(references, exchange);
+            }
+            case RESPONSES_CREATE, CONTAINERS_CREATE, CONVERSATIONS_CREATE -> bodyReferences(references, exchange);
             case FILES_UPLOAD, FILES_LIST, CONTAINERS_LIST -> { }
         }
         return references;
     }
 
-    private static void responseReferences(List<Reference> references, ObjectNode body) {
-        addText(references, body.get("previous_response_id"), ObjectKind.RESPONSE, "previous_response_id");
-        JsonNode tools = body.path("tools");
-        for (int i = 0; i < tools.size(); i++) {
-            JsonNode container = tools.get(i).get("container");
-            String param = "tools[" + i + "].container";
-            if (container != null && container.isString()) {
-                addText(references, container, ObjectKind.CONTAINER, param);
-            } else if (container != null) {
-                addAll(references, container.get("file_ids"), ObjectKind.FILE, param + ".file_ids");
-            }
-        }
-        JsonNode input = body.path("input");
-        for (int i = 0; i < input.size(); i++) {
-            JsonNode item = input.get(i);
-            addText(references, item.get("container_id"), ObjectKind.CONTAINER, "input[" + i + "].container_id");
-            JsonNode content = item.path("content");
-            for (int j = 0; j < content.size(); j++) {
-                addText(references, content.get(j).get("file_id"), ObjectKind.FILE, "input[" + i + "].content[" + j + "].file_id");
-            }
+    /** The ids the request walk found in a body that carries model input. */
+    private static void bodyReferences(List<Reference> references, Exchange exchange) {
+        for (InputPlaces.ObjectId id : exchange.inputs().ids()) {
+            references.add(new Reference(id.id(), kind(id.kind()), id.path()));
         }
     }
 
-    private static void addAll(List<Reference> references, JsonNode ids, ObjectKind kind, String param) {
-        if (ids != null && ids.isArray()) {
-            for (int i = 0; i < ids.size(); i++) {
-                addText(references, ids.get(i), kind, param + "[" + i + "]");
-            }
-        }
+    private static ObjectKind kind(InputPlaces.Kind kind) {
+        return switch (kind) {
+            case FILE -> ObjectKind.FILE;
+            case CONTAINER -> ObjectKind.CONTAINER;
+            case RESPONSE -> ObjectKind.RESPONSE;
+            case ITEM -> ObjectKind.ITEM;
+            case CONVERSATION -> ObjectKind.CONVERSATION;
+        };
     }
 
     private static void addText(List<Reference> references, JsonNode id, ObjectKind kind, String param) {

@@ -12,14 +12,17 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Records the owner of every object an answer creates (uploads, containers, container files,
- * responses and the containers they start, streamed or not) and marks objects deleted when a delete
+ * responses with their output items and the containers they start, streamed or not, conversations
+ * and their items) and marks objects deleted when a delete
  * succeeds. It runs before the client sees the answer, so an id is never usable before it is owned.
  */
 public final class OwnershipRecorder implements ResponseInspector {
 
     private static final Set<Route> INSPECTED = Set.of(Route.RESPONSES_CREATE, Route.RESPONSE_GET, Route.RESPONSE_CANCEL,
             Route.FILES_UPLOAD, Route.CONTAINERS_CREATE, Route.CONTAINER_FILES_CREATE, Route.RESPONSE_DELETE,
-            Route.FILE_DELETE, Route.CONTAINER_DELETE, Route.CONTAINER_FILE_DELETE);
+            Route.FILE_DELETE, Route.CONTAINER_DELETE, Route.CONTAINER_FILE_DELETE, Route.CONVERSATIONS_CREATE,
+            Route.CONVERSATION_DELETE, Route.CONVERSATION_ITEMS_CREATE, Route.CONVERSATION_ITEMS_LIST,
+            Route.CONVERSATION_ITEM_GET, Route.CONVERSATION_ITEM_DELETE);
 
     private final OwnershipStore store;
 
@@ -44,6 +47,16 @@ public final class OwnershipRecorder implements ResponseInspector {
             case FILE_DELETE -> store.markDeleted(exchange.route().id("file_id"));
             case CONTAINER_DELETE -> store.markDeleted(exchange.route().id("container_id"));
             case CONTAINER_FILE_DELETE -> store.markDeleted(exchange.route().id("file_id"));
+            case CONVERSATIONS_CREATE -> record(exchange, body.get("id"), ObjectKind.CONVERSATION, null, null);
+            case CONVERSATION_DELETE -> store.markDeleted(exchange.route().id("conversation_id"));
+            // The conversation is the caller's (checked before), so the items read or added in it are too.
+            case CONVERSATION_ITEMS_CREATE, CONVERSATION_ITEMS_LIST -> {
+                for (JsonNode item : body.path("data")) {
+                    recordItem(exchange, item, exchange.route().id("conversation_id"));
+                }
+            }
+            case CONVERSATION_ITEM_GET -> recordItem(exchange, body, exchange.route().id("conversation_id"));
+            case CONVERSATION_ITEM_DELETE -> store.markDeleted(exchange.route().id("item_id"));
             default -> { }
         }
         return body;
@@ -60,19 +73,24 @@ public final class OwnershipRecorder implements ResponseInspector {
         }
         JsonNode item = data.get("item");
         if (item != null) {
-            recordContainerOf(exchange, item);
+            recordItem(exchange, item, exchange.responseId());
         }
     }
 
     private void recordResponse(Exchange exchange, JsonNode response) {
-        record(exchange, response.get("id"), ObjectKind.RESPONSE, null, null);
+        JsonNode id = response.get("id");
+        record(exchange, id, ObjectKind.RESPONSE, null, null);
         for (JsonNode item : response.path("output")) {
-            recordContainerOf(exchange, item);
+            recordItem(exchange, item, id == null ? null : id.asString(null));
         }
     }
 
-    /** A code-interpreter call in an auto container started that container for this caller. */
-    private void recordContainerOf(Exchange exchange, JsonNode item) {
+    /**
+     * An output item (message, tool call, reasoning, ...) is the caller's, so only they can replay or
+     * reference it; a code-interpreter call in an auto container started that container for them.
+     */
+    private void recordItem(Exchange exchange, JsonNode item, String parentId) {
+        record(exchange, item.get("id"), ObjectKind.ITEM, parentId, null);
         record(exchange, item.get("container_id"), ObjectKind.CONTAINER, null, null);
     }
 

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -21,6 +22,9 @@ import com.sandboxgateway.auth.Principal;
  */
 @Repository
 public class OwnershipStore {
+
+    /** Ids per {@code IN} list: far below the bind-parameter limits of PostgreSQL and H2. */
+    private static final int FIND_BATCH = 500;
 
     private final JdbcClient jdbc;
     private final Clock clock;
@@ -54,12 +58,15 @@ public class OwnershipStore {
         return jdbc.sql("SELECT * FROM owned_object WHERE id = :id").param("id", id).query(OwnershipStore::map).optional();
     }
 
-    /** The records of those ids that are on record. */
+    /** The records of those ids that are on record, read in batches so a long id list stays one statement per batch. */
     public List<OwnedObject> findAll(Collection<String> ids) {
-        if (ids.isEmpty()) {
-            return List.of();
+        List<String> all = List.copyOf(ids);
+        List<OwnedObject> found = new ArrayList<>();
+        for (int from = 0; from < all.size(); from += FIND_BATCH) {
+            found.addAll(jdbc.sql("SELECT * FROM owned_object WHERE id IN (:ids)")
+                    .param("ids", all.subList(from, Math.min(all.size(), from + FIND_BATCH))).query(OwnershipStore::map).list());
         }
-        return jdbc.sql("SELECT * FROM owned_object WHERE id IN (:ids)").param("ids", ids).query(OwnershipStore::map).list();
+        return found;
     }
 
     /** Live (not deleted) objects of a kind, newest first, optionally of one team. */

@@ -7,6 +7,8 @@ import java.util.Set;
 
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.policy.input.InputPlaces;
+import com.sandboxgateway.policy.input.RequestWalk;
 
 import tools.jackson.databind.node.ObjectNode;
 
@@ -27,6 +29,7 @@ public final class Exchange {
     private final Map<String, String> responseHeaders = new LinkedHashMap<>();
     private RequestBody body;
     private boolean bodyReplaced;
+    private InputPlaces inputs;
     private String upstreamRequestId;
     private String responseId;
     private String model;
@@ -102,10 +105,30 @@ public final class Exchange {
         return body instanceof RequestBody.Json json ? json.object() : null;
     }
 
+    /**
+     * Every place of the body that holds text, a file or an id, and every part the gateway does not
+     * govern: walked once, on first use, for the routes whose bodies carry model or sandbox input. The places are
+     * the body's own nodes, so a step that rewrites one rewrites the body.
+     */
+    public InputPlaces inputs() {
+        if (inputs == null) {
+            ObjectNode object = json();
+            inputs = object == null ? InputPlaces.NONE : switch (route.route()) {
+                case RESPONSES_CREATE -> RequestWalk.ofResponseRequest(object);
+                case CONTAINERS_CREATE -> RequestWalk.ofContainerRequest(object);
+                case CONVERSATIONS_CREATE, CONVERSATION_UPDATE, CONVERSATION_ITEMS_CREATE ->
+                        RequestWalk.ofConversationRequest(object);
+                default -> InputPlaces.NONE;
+            };
+        }
+        return inputs;
+    }
+
     /** Replaces the body; the upstream gets the new one instead of the client's bytes. */
     public void replaceBody(RequestBody replacement) {
         this.body = replacement;
         this.bodyReplaced = true;
+        this.inputs = null;
     }
 
     /** Marks the JSON object as edited in place, so it is serialized again rather than sent as received. */

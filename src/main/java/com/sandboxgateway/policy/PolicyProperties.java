@@ -29,12 +29,19 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      * @param turns executed code blocks per session and per user and day
      * @param spend the daily spend cap of each team
      * @param injection what to do with uploaded data that holds instructions aimed at a model
+     * @param unknownInput an input item, content part or tool type the gateway does not govern:
+     *        {@code refuse} ({@code unsupported_input}, the default) or {@code allow} (forwarded unchecked,
+     *        and its audit record flagged {@code ungoverned_input})
      */
     public record Org(@DefaultValue Files files, @DefaultValue Sanitization sanitization, @DefaultValue Network network,
                       @DefaultValue Containers containers, @DefaultValue Tools tools, @DefaultValue Secrets secrets,
                       @DefaultValue Pii pii, @DefaultValue RateLimit rateLimit, @DefaultValue Turns turns,
-                      @DefaultValue Spend spend, @DefaultValue Injection injection) {
+                      @DefaultValue Spend spend, @DefaultValue Injection injection,
+                      @DefaultValue("refuse") UnknownInput unknownInput) {
     }
+
+    /** What to do with a part of a request the gateway does not govern. */
+    public enum UnknownInput { REFUSE, ALLOW }
 
     /**
      * Token buckets: each user gets {@code requests-per-minute}, refilled continuously, and may spend up
@@ -115,13 +122,29 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      * @param maxArchiveEntries the most entries a zip archive or workbook may hold
      * @param maxExpansionRatio the most an entry of an archive or workbook may expand, as a multiple of its
      *        compressed size (zip bombs expand thousands of times)
+     * @param fileUrls which {@code input_file.file_url} the gateway fetches itself (any other is refused)
      */
     public record Files(@DefaultValue("100MB") DataSize maxUploadSize, @DefaultValue("1h") Duration defaultExpiry,
                         @DefaultValue("7d") Duration maxExpiry, boolean deleteAfterUse,
                         @DefaultValue({"txt", "md", "pdf", "png", "jpg"}) List<String> opaqueExtensions,
                         @DefaultValue("sanitize") ArchivePolicy archives, boolean allowMacroWorkbooks,
                         @DefaultValue("1GB") DataSize maxExpandedSize, @DefaultValue("10000") int maxArchiveEntries,
-                        @DefaultValue("100") int maxExpansionRatio) {
+                        @DefaultValue("100") int maxExpansionRatio, @DefaultValue FileUrls fileUrls) {
+    }
+
+    /**
+     * {@code input_file.file_url} would have OpenAI download the file, unsanitized; the gateway instead
+     * fetches it from a listed host, sanitizes it like an upload and sends it as {@code file_data}.
+     *
+     * @param fetchFrom hosts the gateway may fetch from: {@code files.example.com} (https, port 443),
+     *        {@code files.example.com:8443}, or {@code http://host:port} to allow plain http. A host that
+     *        resolves to a private, loopback or link-local address is refused unless the entry is that
+     *        address itself ({@code http://127.0.0.1:8089})
+     * @param connectTimeout how long to wait for the connection
+     * @param readTimeout how long the host may stay silent while sending
+     */
+    public record FileUrls(@DefaultValue List<String> fetchFrom, @DefaultValue("5s") Duration connectTimeout,
+                           @DefaultValue("30s") Duration readTimeout) {
     }
 
     /** What happens to a zip archive upload. */

@@ -128,7 +128,7 @@ class ProxyController {
                        HttpServletResponse response) throws IOException {
         RouteMatch route = matched.orElseThrow(() -> new GatewayException(
                 ErrorCode.ROUTE_NOT_ALLOWED, "The gateway does not serve " + request.getMethod()
-                + " on this path. It forwards the responses, files and containers routes of /v1 only."));
+                + " on this path. It forwards the responses, files, containers and conversations routes of /v1 only."));
         RequestBody body = bodies.read(route.route(), request);
         Exchange exchange = new Exchange(requestId, principal, route, request.getRequestURI(), request.getQueryString(),
                 request.getHeader(GatewayHeaders.SESSION), request.getHeader(GatewayHeaders.DATASET_PROFILE), body);

@@ -10,17 +10,17 @@ import java.util.Map;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
-import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
+import com.sandboxgateway.policy.input.InputPlaces;
 
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Files sent inline in a response request ({@code input_file.file_data}: base64, or a base64 {@code data:}
- * URL) are held to the same rules as uploads: each is decoded, read through {@link FileSanitizer} (columns
+ * Files sent inline in a response request or a conversation item ({@code input_file.file_data}, base64 or
+ * a base64 {@code data:} URL, and {@code input_image.image_url} given as a {@code data:} URL, wherever the
+ * request walk found one: message content, tool outputs, prompt variables) are held to the same rules as uploads: each is decoded, read through {@link FileSanitizer} (columns
  * dropped and pseudonymized, credentials and planted instructions found, a profile's columns required)
  * and sent on re-encoded, so an app cannot send inline what it could not upload. A file that breaks a
  * rule refuses the whole request, naming where the file sat. With several inline files, the answer's
@@ -35,7 +35,7 @@ public final class InlineFiles implements RequestStep {
             Map.entry("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx"),
             Map.entry("application/gzip", "gz"), Map.entry("application/zip", "zip"), Map.entry("text/plain", "txt"),
             Map.entry("text/markdown", "md"), Map.entry("application/pdf", "pdf"), Map.entry("image/png", "png"),
-            Map.entry("image/jpeg", "jpg"));
+            Map.entry("image/jpeg", "jpg"), Map.entry("image/gif", "gif"), Map.entry("image/webp", "webp"));
 
     private final FileSanitizer files;
 
@@ -45,34 +45,28 @@ public final class InlineFiles implements RequestStep {
 
     @Override
     public Decision apply(Exchange exchange) {
-        JsonNode input = exchange.json() == null ? null : exchange.json().get("input");
-        if (exchange.route().route() != Route.RESPONSES_CREATE || input == null || !input.isArray()) {
-            return Decision.PROCEED;
-        }
-        for (int i = 0; i < input.size(); i++) {
-            JsonNode content = input.get(i).path("content");
-            for (int j = 0; content.isArray() && j < content.size(); j++) {
-                if (content.get(j) instanceof ObjectNode part && "input_file".equals(part.path("type").asString(null))
-                        && part.path("file_data").isString()) {
-                    String location = "input[" + i + "].content[" + j + "]";
-                    try {
-                        sanitize(exchange, part, location);
-                    } catch (GatewayException refused) {
-                        return Decision.reject(refused.code(), location + ".file_data: " + refused.getMessage(),
-                                location + ".file_data");
-                    }
-                }
+        for (InputPlaces.InlineFile file : exchange.inputs().files()) {
+            if (!file.hasData()) {
+                continue;
+            }
+            String param = file.path() + "." + file.dataField();
+            try {
+                sanitize(exchange, file);
+            } catch (GatewayException refused) {
+                return Decision.reject(refused.code(), param + ": " + refused.getMessage(), param);
             }
         }
         return Decision.PROCEED;
     }
 
-    private void sanitize(Exchange exchange, ObjectNode part, String location) {
+    private void sanitize(Exchange exchange, InputPlaces.InlineFile file) {
         SanitizationRules rules = files.rules(exchange.datasetProfile());
         if (rules == null) {
             throw files.unknownProfile(exchange.datasetProfile());
         }
-        String data = part.path("file_data").asString();
+        ObjectNode part = file.part();
+        String location = file.path();
+        String data = file.data();
         String prefix = "";
         String mediaType = null;
         if (data.startsWith("data:")) {
@@ -91,7 +85,7 @@ public final class InlineFiles implements RequestStep {
         } catch (IllegalArgumentException e) {
             throw invalid("is not valid base64");
         }
-        String filename = filename(part.path("filename").asString(null), mediaType);
+        String filename = filename(file.image() ? null : part.path("filename").asString(null), mediaType);
         ByteArrayOutputStream sanitized = new ByteArrayOutputStream(bytes.length);
         SanitizationReport report;
         try {
@@ -100,7 +94,7 @@ public final class InlineFiles implements RequestStep {
             throw new UncheckedIOException(e);
         }
         if (!report.passedUnchanged()) {
-            part.put("file_data", prefix + Base64.getEncoder().encodeToString(sanitized.toByteArray()));
+            file.putData(prefix + Base64.getEncoder().encodeToString(sanitized.toByteArray()));
             exchange.jsonEdited();
         }
     }

@@ -15,7 +15,8 @@ class TeamPoliciesTest {
 
     private static final PolicyProperties.Org ORG = new PolicyProperties.Org(
             new PolicyProperties.Files(DataSize.ofMegabytes(100), Duration.ofHours(1), Duration.ofDays(7), false, List.of("txt"),
-                    PolicyProperties.ArchivePolicy.SANITIZE, false, DataSize.ofGigabytes(1), 10000, 100),
+                    PolicyProperties.ArchivePolicy.SANITIZE, false, DataSize.ofGigabytes(1), 10000, 100,
+                    new PolicyProperties.FileUrls(List.of(), Duration.ofSeconds(5), Duration.ofSeconds(30))),
             new PolicyProperties.Sanitization(null, List.of(), List.of(), true, Map.of()),
             new PolicyProperties.Network(List.of("pypi.org", "*.example.com")),
             new PolicyProperties.Containers(List.of("1g", "4g"), 20),
@@ -23,7 +24,7 @@ class TeamPoliciesTest {
             new PolicyProperties.Secrets(PolicyProperties.SecretsAction.BLOCK), new PolicyProperties.Pii(PolicyProperties.PiiAction.REPORT),
             new PolicyProperties.RateLimit(60, 10, 600), new PolicyProperties.Turns(20, 500, 0),
             new PolicyProperties.Spend(new BigDecimal("50")),
-            new PolicyProperties.Injection(PolicyProperties.InjectionAction.REPORT));
+            new PolicyProperties.Injection(PolicyProperties.InjectionAction.REPORT), PolicyProperties.UnknownInput.REFUSE);
 
     @Test
     void shouldGiveATeamWithoutSettingsTheOrgPolicy() {
@@ -70,7 +71,7 @@ class TeamPoliciesTest {
     void shouldRefuseToStartOnAnEntryThatIsNotADomain() {
         PolicyProperties.Org broken = new PolicyProperties.Org(ORG.files(), ORG.sanitization(),
                 new PolicyProperties.Network(List.of("https://pypi.org")), ORG.containers(), ORG.tools(), ORG.secrets(), ORG.pii(),
-                ORG.rateLimit(), ORG.turns(), ORG.spend(), ORG.injection());
+                ORG.rateLimit(), ORG.turns(), ORG.spend(), ORG.injection(), ORG.unknownInput());
 
         assertThatThrownBy(() -> new TeamPolicies(new PolicyProperties(broken, Map.of())))
                 .hasMessageContaining("gateway.policy.org.network.allowed-domains").hasMessageContaining("https://pypi.org");

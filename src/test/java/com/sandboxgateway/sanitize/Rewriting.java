@@ -89,7 +89,8 @@ final class Rewriting {
     private FileRewriter rewriter() {
         PolicyProperties.Files files = new PolicyProperties.Files(DataSize.ofMegabytes(100), java.time.Duration.ofHours(1),
                 java.time.Duration.ofDays(7), false, List.of("txt", "md", "pdf", "png", "jpg"), archives, allowMacros,
-                DataSize.ofBytes(maxExpanded), maxEntries, 100);
+                DataSize.ofBytes(maxExpanded), maxEntries, 100,
+                new PolicyProperties.FileUrls(List.of(), java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(30)));
         SecretScanner scanner = SecretScanner.standard();
         TextGuard guard = new TextGuard(scanner, PolicyProperties.SecretsAction.BLOCK, PolicyProperties.PiiAction.REPORT, null);
         instructions = new InjectionScreening(DETECTOR, PolicyProperties.InjectionAction.REPORT, new SimpleMeterRegistry())
