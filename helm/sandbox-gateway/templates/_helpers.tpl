@@ -58,4 +58,14 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- if not .Values.auth.keys.existingSecret }}
 {{- fail "auth.keys.existingSecret must name the Secret with the gateway keys file" }}
 {{- end }}
+{{- with .Values.audit.witness }}
+{{- if and (or .urls .volume) (not $.Values.audit.signingKey.existingSecret) }}
+{{- fail "audit.witness is set but audit.signingKey.existingSecret is empty: without a signing key no checkpoint is made, so no witness would get one" }}
+{{- end }}
+{{- range .urls }}
+{{- if not (has (urlParse .).scheme (list "http" "https")) }}
+{{- fail (printf "audit.witness.urls must be http or https URLs, was %v" .) }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- end }}

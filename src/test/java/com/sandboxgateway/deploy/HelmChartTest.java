@@ -6,8 +6,10 @@ import static com.sandboxgateway.deploy.DeployFiles.maps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,6 +21,14 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import com.sandboxgateway.audit.AuditProperties;
 
 /**
  * The chart's wiring. The first tests read values.yaml and the templates as text, so they run
@@ -132,6 +142,62 @@ class HelmChartTest {
     }
 
     @Test
+    void shouldSignNoCheckpointsByDefault() {
+        List<Map<String, Object>> objects = render("gw");
+        assertThat(environment(container(objects, "Deployment"))).doesNotContainKeys("GATEWAY_AUDIT_SIGNING_KEY", "GATEWAY_AUDIT_WITNESS_FILE",
+                "GATEWAY_AUDIT_WITNESS_URLS");
+        assertThat(maps(at(object(objects, "Deployment"), "spec.template.spec.volumes"))).extracting(volume -> volume.get("name"))
+                .doesNotContain("audit-witness");
+    }
+
+    @Test
+    void shouldSignCheckpointsWithTheKeyOfASecretAndPublishThemToTheWitnesses() {
+        List<Map<String, Object>> objects = render("gw", "-f", CHART + "/ci/persistent-values.yaml");
+        Map<String, Object> container = container(objects, "StatefulSet");
+        Map<String, Object> signingKey = maps(container.get("env")).stream().filter(v -> "GATEWAY_AUDIT_SIGNING_KEY".equals(v.get("name")))
+                .findFirst().orElseThrow();
+        assertThat(at(signingKey, "valueFrom.secretKeyRef")).isEqualTo(Map.of("name", "sandbox-gateway-audit-signing", "key", "key"));
+        assertThat(signingKey).doesNotContainKey("value");
+
+        // The gateway binds what the chart sets: each pod its own witness file, on the mounted witness volume.
+        Map<String, String> environment = environment(container);
+        environment.put("HOSTNAME", "gw-sandbox-gateway-1");
+        AuditProperties audit = bind(environment);
+        assertThat(audit.logOrigin()).isEqualTo("audit.example.com/sandbox-gateway");
+        assertThat(audit.checkpointInterval()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(audit.witness().urls()).containsExactly(URI.create("https://siem.example.com/checkpoints"),
+                URI.create("http://witness.audit.svc:8080/add"));
+        assertThat(audit.witness().timeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(audit.witness().file()).isEqualTo(Path.of("/app/witness/gw-sandbox-gateway-1.checkpoints"));
+        assertThat(maps(container.get("volumeMounts"))).contains(Map.of("name", "audit-witness", "mountPath", "/app/witness"));
+        assertThat(maps(at(object(objects, "StatefulSet"), "spec.template.spec.volumes")))
+                .contains(Map.of("name", "audit-witness", "persistentVolumeClaim", Map.of("claimName", "sandbox-gateway-audit-witness")));
+
+        List<Map<String, Object>> egress = maps(at(object(objects, "NetworkPolicy"), "spec.egress"));
+        assertThat(egress).anySatisfy(rule -> {
+            assertThat(maps(rule.get("ports"))).extracting(port -> port.get("port")).containsExactly(443, 8080);
+            assertThat(maps(rule.get("to"))).extracting(peer -> at(peer, "namespaceSelector.matchLabels"))
+                    .containsExactly(Map.of("kubernetes.io/metadata.name", "audit"));
+        });
+    }
+
+    @Test
+    void shouldRefuseWitnessesWithoutASigningKey() {
+        ExternalTool.Result result = ExternalTool.require("helm").run("template", "gw", CHART, "--set",
+                "audit.witness.urls={https://siem.example.com/checkpoints}");
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.errors()).contains("audit.witness is set but audit.signingKey.existingSecret is empty");
+    }
+
+    @Test
+    void shouldRefuseAWitnessUrlThatIsNotHttp() {
+        ExternalTool.Result result = ExternalTool.require("helm").run("template", "gw", CHART, "--set",
+                "audit.signingKey.existingSecret=gw-audit", "--set", "audit.witness.urls={siem.example.com}");
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.errors()).contains("audit.witness.urls must be http or https URLs, was siem.example.com");
+    }
+
+    @Test
     void shouldRefuseSeveralReplicasWithoutSharedState() {
         ExternalTool.Result result = ExternalTool.require("helm").run("template", "gw", CHART, "--set", "redis.enabled=false");
         assertThat(result.exitCode()).isNotZero();
@@ -198,6 +264,13 @@ class HelmChartTest {
             environment.put((String) variable.get("name"), String.valueOf(variable.get("value")));
         }
         return environment;
+    }
+
+    /** Binds gateway.audit from environment variables as the gateway does, placeholders resolved. */
+    private static AuditProperties bind(Map<String, String> environment) {
+        List<PropertySource<?>> sources = List.of(new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, Map.copyOf(environment)));
+        Binder binder = new Binder(ConfigurationPropertySources.from(sources), new PropertySourcesPlaceholdersResolver(sources));
+        return binder.bindOrCreate("gateway.audit", AuditProperties.class);
     }
 
     private static Map<String, Object> copy(Map<String, Object> tree) {
