@@ -27,6 +27,8 @@ final class MetricsContract {
             Map.entry("gateway_audit_writes_total", Set.of("outcome")),
             Map.entry("gateway_audit_spool_depth", Set.of()),
             Map.entry("gateway_audit_replays_total", Set.of()),
+            Map.entry("gateway_audit_checkpoints_total", Set.of()),
+            Map.entry("gateway_audit_witness_failures_total", Set.of("witness")),
             Map.entry("gateway_ratelimit_decisions_total", Set.of("scope", "outcome")),
             Map.entry("resilience4j_circuitbreaker_state", Set.of("name", "state")),
             Map.entry("jvm_memory_used_bytes", Set.of("area", "id")),
