@@ -1,18 +1,24 @@
 package com.sandboxgateway.audit;
 
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+
+import com.sandboxgateway.audit.tlog.Checkpoint;
+import com.sandboxgateway.audit.tlog.MerkleProofs;
+import com.sandboxgateway.audit.tlog.NoteVerifier;
 
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The audit trail as readers outside this package see it (the review console): queries, one record by
- * its sequence number, records by code hash, and whether one record's link in the chain holds. Read only:
- * records are written through {@link AuditLog}.
+ * its sequence number, records by code hash, whether one record's link in the chain holds and whether the
+ * newest signed checkpoint proves it. Read only: records are written through {@link AuditLog}.
  */
 @Component
 public final class AuditTrail {
@@ -20,11 +26,15 @@ public final class AuditTrail {
     private final JdbcAuditStore store;
     private final JdbcClient jdbc;
     private final AuditChain chain;
+    private final JdbcAuditTree tree;
+    private final ObjectProvider<Checkpoints> checkpoints;
 
-    AuditTrail(JdbcAuditStore store, JdbcClient jdbc, JsonMapper json) {
+    AuditTrail(JdbcAuditStore store, JdbcClient jdbc, JsonMapper json, JdbcAuditTree tree, ObjectProvider<Checkpoints> checkpoints) {
         this.store = store;
         this.jdbc = jdbc;
         this.chain = new AuditChain(json);
+        this.tree = tree;
+        this.checkpoints = checkpoints;
     }
 
     /** Records matching the query, in chain order. */
@@ -70,9 +80,79 @@ public final class AuditTrail {
         return new LinkStatus(contentMatches, linksToPrevious);
     }
 
+    /**
+     * Whether the newest signed checkpoint proves the record: its signature is checked with this gateway's
+     * key (not trusted from the database), and the inclusion proof read from the tree's nodes must lead from
+     * the leaf hash of the record's content, as it is now, to the signed root.
+     */
+    public TreeStatus treeStatus(StoredRecord stored) {
+        byte[] leaf = chain.hashes(stored.prevHash(), stored.seq(), stored.record()).leafHash();
+        String leafHash = Base64.getEncoder().encodeToString(leaf);
+        Checkpoints signed = checkpoints.getIfAvailable();
+        if (signed == null) {
+            return new TreeStatus(leafHash, TreeStatus.State.CHECKPOINTS_OFF, null, null);
+        }
+        Optional<String> note = signed.latest();
+        if (note.isEmpty()) {
+            return new TreeStatus(leafHash, TreeStatus.State.NO_CHECKPOINT, null, null);
+        }
+        Checkpoint checkpoint;
+        try {
+            checkpoint = Checkpoint.parse(NoteVerifier.parse(signed.verifierKey()).open(note.get()));
+        } catch (IllegalArgumentException e) {
+            return new TreeStatus(leafHash, TreeStatus.State.FAILED, null,
+                    "the newest checkpoint in the database does not verify with this gateway's key (" + e.getMessage() + ")");
+        }
+        long size = checkpoint.size();
+        long leaves = tree.head(checkpoint.origin()).size();
+        if (size > leaves) {
+            return new TreeStatus(leafHash, TreeStatus.State.FAILED, size, "the tree holds " + leaves + " leaves, fewer than the "
+                    + size + " the checkpoint signed: records were removed from it");
+        }
+        if (stored.leafHash() == null) {
+            return new TreeStatus(leafHash, TreeStatus.State.NOT_YET_COVERED, size, null);
+        }
+        InclusionProof proof;
+        try {
+            proof = tree.inclusion(stored.seq(), size);
+        } catch (IllegalArgumentException e) {
+            return new TreeStatus(leafHash, TreeStatus.State.NOT_YET_COVERED, size, null);
+        } catch (IllegalStateException e) {
+            return new TreeStatus(leafHash, TreeStatus.State.FAILED, size, e.getMessage());
+        }
+        List<byte[]> path = proof.proof().stream().map(Base64.getDecoder()::decode).toList();
+        return MerkleProofs.verifyInclusion(leaf, proof.leafIndex(), size, path, checkpoint.root())
+                ? new TreeStatus(leafHash, TreeStatus.State.VERIFIED, size, null)
+                : new TreeStatus(leafHash, TreeStatus.State.FAILED, size, "the leaf hash of its content does not lead to the signed "
+                        + "root: the record or the tree was changed after the checkpoint");
+    }
+
     /** The whole chain checked from its base; see {@code /actuator/audit/verify}. */
     public ChainVerification verify() {
         return store.verify();
+    }
+
+    /**
+     * A record against the newest signed checkpoint.
+     *
+     * @param leafHash the leaf hash (base64) of the record's content as stored now, which proofs are about
+     * @param treeSize the size of the tree the newest checkpoint signed; {@code null} without a usable one
+     * @param problem what does not verify, for {@link State#FAILED}
+     */
+    public record TreeStatus(String leafHash, State state, Long treeSize, String problem) {
+
+        public enum State {
+            /** No signing key: no checkpoint pins any record. */
+            CHECKPOINTS_OFF,
+            /** None has been signed yet. */
+            NO_CHECKPOINT,
+            /** The record came after the newest checkpoint; the next one covers it. */
+            NOT_YET_COVERED,
+            /** Its inclusion proof verifies against the signed root. */
+            VERIFIED,
+            /** The checkpoint, the tree or the record does not hold. */
+            FAILED
+        }
     }
 
     /**

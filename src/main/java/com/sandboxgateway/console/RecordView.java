@@ -6,17 +6,21 @@ import java.util.List;
 
 import com.sandboxgateway.audit.AuditRecord;
 import com.sandboxgateway.audit.AuditTrail.LinkStatus;
+import com.sandboxgateway.audit.AuditTrail.TreeStatus;
 import com.sandboxgateway.audit.StoredRecord;
 import com.sandboxgateway.console.CodeOutputs.Output;
 import com.sandboxgateway.console.Reviews.Review;
 
 import tools.jackson.databind.JsonNode;
 
-/** One audited record: its facts, flags, highlighted code, outputs, chain link, session timeline and reviews. */
+/**
+ * One audited record: its facts, flags, highlighted code, outputs, chain link, Merkle tree status, session
+ * timeline and reviews.
+ */
 final class RecordView {
 
     /** Everything the page shows, read by the handler. */
-    record Model(StoredRecord stored, LinkStatus link, List<Review> reviews, List<StoredRecord> timeline,
+    record Model(StoredRecord stored, LinkStatus link, TreeStatus tree, List<Review> reviews, List<StoredRecord> timeline,
                  List<Output> outputs, ContainerFiles.Listing files, JsonNode details, String notice) {
     }
 
@@ -42,6 +46,7 @@ final class RecordView {
             body.append(files(model.stored(), model.files()));
         }
         body.append(chain(model.stored(), model.link()));
+        body.append(tree(model.tree()));
         body.append(timeline(model.stored(), model.timeline()));
         body.append(reviews(user, model.stored(), model.reviews()));
         return Layout.page(title, user, body.toString());
@@ -143,6 +148,26 @@ final class RecordView {
                 <dt>Previous hash</dt><dd><code>%s</code></dd></dl><p><a href="%s/verify">Check the whole chain</a></p></section>
                 """.formatted(link.holds() ? "ok" : "problem", esc(verdict), stored.seq(), esc(stored.hash()),
                 esc(stored.prevHash()), Layout.BASE);
+    }
+
+    private static String tree(TreeStatus tree) {
+        String verdict = switch (tree.state()) {
+            case VERIFIED -> "Proven: its inclusion proof verifies against the latest signed checkpoint (tree size " + tree.treeSize() + ").";
+            case NOT_YET_COVERED -> "Not in a signed checkpoint yet: the latest covers a tree of " + tree.treeSize()
+                    + " records; the next one (every gateway.audit.checkpoint-interval) includes this record.";
+            case NO_CHECKPOINT -> "No checkpoint yet: none has been signed, so nothing outside the database pins this record.";
+            case CHECKPOINTS_OFF -> "No checkpoints: gateway.audit.signing-key is not set, so nothing outside the database pins this record.";
+            case FAILED -> "Does not verify: " + tree.problem() + ".";
+        };
+        String style = switch (tree.state()) {
+            case VERIFIED -> " class=\"ok\"";
+            case FAILED -> " class=\"problem\"";
+            default -> "";
+        };
+        return """
+                <section aria-labelledby="tree-h"><h2 id="tree-h">Merkle tree</h2>
+                <p%s>%s</p><dl class="facts"><dt>Leaf hash (base64)</dt><dd><code>%s</code></dd></dl></section>
+                """.formatted(style, esc(verdict), esc(tree.leafHash()));
     }
 
     private static String timeline(StoredRecord current, List<StoredRecord> timeline) {

@@ -72,7 +72,7 @@ final class ReviewHandlers {
         }
         StoredRecord stored = found.get();
         AuditRecord record = stored.record();
-        RecordView.Model model = new RecordView.Model(stored, trail.link(stored), reviews.of(stored), timeline(stored),
+        RecordView.Model model = new RecordView.Model(stored, trail.link(stored), trail.treeStatus(stored), reviews.of(stored), timeline(stored),
                 CodeOutputs.read(record.outputs(), json),
                 record.kind() == AuditRecord.Kind.CODE_EXECUTION ? files.list(record.team(), record.containerId()) : null,
                 json.readTree(stored.record().details() == null ? "{}" : stored.record().details()),

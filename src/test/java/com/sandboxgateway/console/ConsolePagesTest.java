@@ -74,6 +74,19 @@ class ConsolePagesTest extends GatewayIntegrationTest {
     }
 
     @Test
+    void shouldSayNothingPinsARecordWithoutASigningKey() throws Exception {
+        String session = "sess-" + UUID.randomUUID();
+        runCode(session, "print('unsigned')");
+        Matcher link = BLOCK_LINK.matcher(page("/console/search?by=session&q=" + session).body());
+        assertThat(link.find()).isTrue();
+
+        String block = page("/console/records/" + link.group(1)).body();
+
+        assertThat(block).contains("<h2 id=\"tree-h\">Merkle tree</h2>\n<p>No checkpoints: gateway.audit.signing-key is not set, "
+                + "so nothing outside the database pins this record.</p><dl class=\"facts\"><dt>Leaf hash (base64)</dt>");
+    }
+
+    @Test
     void shouldFindRecordsByUserAndContainerAndRefuseABadCodeHash() throws Exception {
         String session = "sess-" + UUID.randomUUID();
         runCode(session, "print('find me')");
