@@ -248,8 +248,8 @@ public final class RequestWalk {
             } else if (output.path("url").isString()) {
                 // An image: inline (a data: URL) it meets the upload rules, remote the file_url policy.
                 files.add(InputPlaces.InlineFile.image(output, place, "url"));
-            } else {
-                text(output, "url", place + ".url", false);
+            } else if (output.get("url") != null && !output.get("url").isNull()) {
+                misshapen(output.get("url"), place + ".url");
             }
         }
     }
