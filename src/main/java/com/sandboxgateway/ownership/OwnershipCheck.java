@@ -98,6 +98,7 @@ public final class OwnershipCheck implements RequestStep {
         return switch (kind) {
             case FILE -> ObjectKind.FILE;
             case CONTAINER -> ObjectKind.CONTAINER;
+            case CONTAINER_FILE -> ObjectKind.CONTAINER_FILE;
             case RESPONSE -> ObjectKind.RESPONSE;
             case ITEM -> ObjectKind.ITEM;
             case CONVERSATION -> ObjectKind.CONVERSATION;

@@ -12,7 +12,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Records the owner of every object an answer creates (uploads, containers, container files,
- * responses with their output items and the containers they start, streamed or not, conversations
+ * responses with their output items, the containers they start and the container files they cite,
+ * streamed or not, conversations
  * and their items) and marks objects deleted when a delete
  * succeeds. It runs before the client sees the answer, so an id is never usable before it is owned.
  */
@@ -87,11 +88,21 @@ public final class OwnershipRecorder implements ResponseInspector {
 
     /**
      * An output item (message, tool call, reasoning, ...) is the caller's, so only they can replay or
-     * reference it; a code-interpreter call in an auto container started that container for them.
+     * reference it; a code-interpreter call in an auto container started that container for them, and the
+     * container files a message cites were made by that code for them, so replaying the message works for
+     * them alone.
      */
     private void recordItem(Exchange exchange, JsonNode item, String parentId) {
         record(exchange, item.get("id"), ObjectKind.ITEM, parentId, null);
         record(exchange, item.get("container_id"), ObjectKind.CONTAINER, null, null);
+        for (JsonNode part : item.path("content")) {
+            for (JsonNode annotation : part.path("annotations")) {
+                if ("container_file_citation".equals(annotation.path("type").asString(null))) {
+                    record(exchange, annotation.get("file_id"), ObjectKind.CONTAINER_FILE,
+                            annotation.path("container_id").asString(null), null);
+                }
+            }
+        }
     }
 
     /** Records an id once per exchange: a stream names the same response and container in many events. */

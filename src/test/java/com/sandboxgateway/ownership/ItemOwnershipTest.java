@@ -13,22 +13,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import com.openai.core.JsonValue;
 import com.openai.core.http.StreamResponse;
 import com.openai.errors.NotFoundException;
+import com.openai.models.responses.Response;
 import com.openai.models.responses.ResponseCreateParams;
 import com.openai.models.responses.ResponseInputItem;
 import com.openai.models.responses.ResponseStreamEvent;
 import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
 /**
- * The output items of a response (messages, code-interpreter calls, ...) are its caller's: only they can
- * reference or replay them, whether the response was plain or streamed.
+ * The output items of a response (messages, code-interpreter calls, ...) and the container files its text
+ * cites are its caller's: only they can reference or replay them, whether the response was plain or streamed.
  */
 class ItemOwnershipTest extends GatewayIntegrationTest {
 
@@ -37,6 +43,7 @@ class ItemOwnershipTest extends GatewayIntegrationTest {
 
     private static final String EXAMPLE_CALL = "ci_68a93ab8671881a39e3ac17e69d804a6";
     private static final String EXAMPLE_MESSAGE = "msg_68a93abc0f7c81a3b2e1d0c9f8e7d6c5";
+    private static final String EXAMPLE_CITED_FILE = "cfile_68a93ac2d5e88191a7978f477a09bdf5";
 
     @Test
     void shouldLetOnlyTheCallerReferenceTheItemsOfTheirResponse() {
@@ -82,6 +89,73 @@ class ItemOwnershipTest extends GatewayIntegrationTest {
         items.remove(bobs);
         sdk(ALICE_KEY).responses().create(references(items));
         openAi.verify(1, postRequestedFor(urlEqualTo("/v1/responses")));
+    }
+
+    @Test
+    void shouldLetOnlyTheCallerReplayTheContainerFilesTheirAnswerCites() {
+        String container = unique("cntr_");
+        String cited = unique("cfile_");
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), container)
+                .replace(EXAMPLE_CITED_FILE, cited))));
+        Response answer = sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("plot").build());
+
+        // The owner replays the answer's message as it came, citation and all.
+        openAi.resetRequests();
+        sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").inputOfResponse(List.of(
+                ResponseInputItem.ofResponseOutputMessage(answer.output().get(1).asMessage()))).build());
+        assertThat(sentBody().at("/input/0/content/0/annotations/0/file_id").asString()).isEqualTo(cited);
+
+        assertCitationIsAlicesOnly(container, cited);
+    }
+
+    @Test
+    void shouldLetOnlyTheCallerReplayTheContainerFilesTheirStreamedAnswerCites() {
+        String container = unique("cntr_");
+        String cited = unique("cfile_");
+        openAi.stubFor(post("/v1/responses").willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+                .withBody(example("responses.stream.code-interpreter.sse").replace(EXAMPLE_RESPONSE_ID, unique("resp_"))
+                        .replace(EXAMPLE_CONTAINER_ID, container).replace(EXAMPLE_CALL, unique("ci_"))
+                        .replace(EXAMPLE_MESSAGE, unique("msg_")).replace(EXAMPLE_CITED_FILE, cited))));
+        try (StreamResponse<ResponseStreamEvent> stream = sdk(ALICE_KEY).responses().createStreaming(
+                ResponseCreateParams.builder().model("gpt-4.1").input("plot").build())) {
+            assertThat(stream.stream().count()).isPositive();
+        }
+
+        openAi.resetRequests();
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), unique("cntr_")))));
+        sdk(ALICE_KEY).responses().create(citing(container, cited));
+        assertThat(sentBody().at("/input/0/content/0/annotations/0/file_id").asString()).isEqualTo(cited);
+
+        assertCitationIsAlicesOnly(container, cited);
+    }
+
+    /** Another team can cite neither Alice's container nor, beside a container of its own, her container file. */
+    private void assertCitationIsAlicesOnly(String container, String cited) {
+        String bobsContainer = createdContainer(BOB_KEY, unique("cntr_"));
+        openAi.resetRequests();
+        assertThatThrownBy(() -> sdk(BOB_KEY).responses().create(citing(container, cited)))
+                .isInstanceOfSatisfying(NotFoundException.class,
+                        e -> assertThat(e.param()).hasValue("input[0].content[0].annotations[0].container_id"));
+        assertThatThrownBy(() -> sdk(BOB_KEY).responses().create(citing(bobsContainer, cited)))
+                .isInstanceOfSatisfying(NotFoundException.class, e -> {
+                    assertThat(e.param()).hasValue("input[0].content[0].annotations[0].file_id");
+                    assertThat(e.getMessage()).contains("No such ContainerFile object: " + cited);
+                });
+        openAi.verify(0, anyRequestedFor(anyUrl()));
+    }
+
+    /** Replayed assistant text (without its item id) citing a container file. */
+    private static ResponseCreateParams citing(String container, String file) {
+        return ResponseCreateParams.builder().model("gpt-4.1").putAdditionalBodyProperty("input", JsonValue.from(List.of(Map.of(
+                "type", "message", "role", "assistant", "content", List.of(Map.of("type", "output_text", "text", "See plot.png",
+                        "annotations", List.of(Map.of("type", "container_file_citation", "container_id", container,
+                                "file_id", file, "filename", "plot.png", "start_index", 4, "end_index", 12)))))))).build();
+    }
+
+    private static JsonNode sentBody() {
+        var requests = openAi.findAll(postRequestedFor(urlEqualTo("/v1/responses")));
+        assertThat(requests).hasSize(1);
+        return JsonMapper.builder().build().readTree(requests.getFirst().getBodyAsString());
     }
 
     private void assertReferencesAreAlicesOnly(String call, String message) {

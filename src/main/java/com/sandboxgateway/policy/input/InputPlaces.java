@@ -53,35 +53,39 @@ public record InputPlaces(List<Text> texts, List<InlineFile> files, List<ObjectI
     }
 
     /**
-     * A content part that carries a file itself rather than naming an uploaded one: an {@code input_file}
-     * with {@code file_data} (inline) or {@code file_url} (to be fetched), or an {@code input_image} whose
-     * {@code image_url} is a {@code data:} URL (inline) or a URL OpenAI would download. The part is edited
-     * in place when the file is fetched or rewritten.
+     * A part that carries a file itself rather than naming an uploaded one: an {@code input_file} with
+     * {@code file_data} (inline) or {@code file_url} (to be fetched), or an image whose one field
+     * ({@code input_image.image_url}, a replayed code-interpreter output's {@code url}) is a {@code data:} URL
+     * (inline) or a URL OpenAI would download. The part is edited in place when the file is fetched or rewritten.
      *
-     * @param image whether the part is an {@code input_image} (its one field, {@code image_url}, holds either)
+     * @param dataField the field holding the file inline
+     * @param urlField the field holding the file's URL; the same as {@code dataField} for an image
      */
-    public record InlineFile(ObjectNode part, String path, boolean image) {
+    public record InlineFile(ObjectNode part, String path, String dataField, String urlField) {
 
-        /** The field holding the file inline. */
-        public String dataField() {
-            return image ? "image_url" : "file_data";
+        static InlineFile inputFile(ObjectNode part, String path) {
+            return new InlineFile(part, path, "file_data", "file_url");
         }
 
-        /** The field holding the file's URL. */
-        public String urlField() {
-            return image ? "image_url" : "file_url";
+        static InlineFile image(ObjectNode part, String path, String field) {
+            return new InlineFile(part, path, field, field);
+        }
+
+        /** Whether the part is an image, whose one field holds either a URL or the data (and which has no filename). */
+        public boolean image() {
+            return dataField.equals(urlField);
         }
 
         /** The inline file ({@code data:} URL or, for {@code input_file}, plain base64), or {@code null}. */
         public String data() {
-            String value = part.path(dataField()).asString(null);
-            return value == null || (image && !isDataUrl(value)) ? null : value;
+            String value = part.path(dataField).asString(null);
+            return value == null || (image() && !isDataUrl(value)) ? null : value;
         }
 
         /** The URL to fetch the file from, or {@code null}. */
         public String url() {
-            String value = part.path(urlField()).asString(null);
-            return value == null || (image && isDataUrl(value)) ? null : value;
+            String value = part.path(urlField).asString(null);
+            return value == null || (image() && isDataUrl(value)) ? null : value;
         }
 
         public boolean hasData() {
@@ -94,10 +98,10 @@ public record InputPlaces(List<Text> texts, List<InlineFile> files, List<ObjectI
 
         /** Puts the file inline, in place of its URL. */
         public void putData(String data) {
-            if (!image) {
-                part.remove(urlField());
+            if (!image()) {
+                part.remove(urlField);
             }
-            part.put(dataField(), data);
+            part.put(dataField, data);
         }
 
         private static boolean isDataUrl(String value) {
@@ -110,12 +114,12 @@ public record InputPlaces(List<Text> texts, List<InlineFile> files, List<ObjectI
     }
 
     /** The kinds of object a request body can name. */
-    public enum Kind { FILE, CONTAINER, RESPONSE, ITEM, CONVERSATION }
+    public enum Kind { FILE, CONTAINER, CONTAINER_FILE, RESPONSE, ITEM, CONVERSATION }
 
     /**
      * A member of a union the gateway does not govern.
      *
-     * @param union which union it belongs to, in words ("input item", "content part", "tool")
+     * @param union which union it belongs to, in words ("input item", "content part", "annotation", "tool")
      */
     public record Unsupported(String union, String type, String path) {
     }

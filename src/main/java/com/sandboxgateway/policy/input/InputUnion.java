@@ -24,6 +24,9 @@ public enum InputUnion {
     /** Parts of message content, of tool outputs and of prompt variables. */
     CONTENT_PART("content part", Set.of("input_text", "input_image", "input_file", "output_text", "refusal"), Set.of()),
 
+    /** {@code annotations} of a replayed {@code output_text}. */
+    ANNOTATION("annotation", Set.of("file_citation", "url_citation", "container_file_citation", "file_path"), Set.of()),
+
     /** {@code outputs} of a replayed {@code code_interpreter_call}. */
     CODE_OUTPUT("code interpreter output", Set.of("logs", "image"), Set.of()),
 

@@ -165,21 +165,58 @@ public final class RequestWalk {
             return;
         }
         switch (type) {
-            case "input_text", "output_text" -> text(part, "text", at + ".text", true);
+            case "input_text" -> text(part, "text", at + ".text", true);
+            case "output_text" -> {
+                text(part, "text", at + ".text", true);
+                annotations(part.get("annotations"), at + ".annotations");
+            }
             case "refusal" -> text(part, "refusal", at + ".refusal", true);
             case "input_image" -> {
                 id(part.get("file_id"), Kind.FILE, at + ".file_id");
                 if (part.path("image_url").isString()) {
-                    files.add(new InputPlaces.InlineFile(part, at, true));
+                    files.add(InputPlaces.InlineFile.image(part, at, "image_url"));
                 }
             }
             case "input_file" -> {
                 id(part.get("file_id"), Kind.FILE, at + ".file_id");
                 if (part.path("file_data").isString() || part.path("file_url").isString()) {
-                    files.add(new InputPlaces.InlineFile(part, at, false));
+                    files.add(InputPlaces.InlineFile.inputFile(part, at));
                 }
             }
             default -> throw new IllegalStateException("governed content part without a walk: " + type);
+        }
+    }
+
+    /**
+     * The citations of replayed output text name files and containers: each must be the caller's (a cited
+     * container file is recorded as the response owner's when the answer passes through).
+     */
+    private void annotations(JsonNode annotations, String at) {
+        if (!walkable(annotations, at, InputUnion.ANNOTATION)) {
+            return;
+        }
+        for (int k = 0; k < annotations.size(); k++) {
+            if (!(annotations.get(k) instanceof ObjectNode annotation)) {
+                continue;
+            }
+            String type = annotation.path("type").asString(null);
+            String place = at + "[" + k + "]";
+            if (!InputUnion.ANNOTATION.governs(type)) {
+                unsupported.add(new InputPlaces.Unsupported(InputUnion.ANNOTATION.displayName(), String.valueOf(type), place));
+                continue;
+            }
+            switch (type) {
+                case "file_citation", "file_path" -> id(annotation.get("file_id"), Kind.FILE, place + ".file_id");
+                case "container_file_citation" -> {
+                    id(annotation.get("container_id"), Kind.CONTAINER, place + ".container_id");
+                    id(annotation.get("file_id"), Kind.CONTAINER_FILE, place + ".file_id");
+                }
+                case "url_citation" -> {
+                    text(annotation, "title", place + ".title", true);
+                    text(annotation, "url", place + ".url", false);
+                }
+                default -> throw new IllegalStateException("governed annotation without a walk: " + type);
+            }
         }
     }
 
@@ -208,6 +245,11 @@ public final class RequestWalk {
                 unsupported.add(new InputPlaces.Unsupported(InputUnion.CODE_OUTPUT.displayName(), String.valueOf(type), place));
             } else if ("logs".equals(type)) {
                 text(output, "logs", place + ".logs", true);
+            } else if (output.path("url").isString()) {
+                // An image: inline (a data: URL) it meets the upload rules, remote the file_url policy.
+                files.add(InputPlaces.InlineFile.image(output, place, "url"));
+            } else if (output.get("url") != null && !output.get("url").isNull()) {
+                misshapen(output.get("url"), place + ".url");
             }
         }
     }

@@ -9,12 +9,14 @@ import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static com.sandboxgateway.support.PlantedSecrets.githubToken;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +24,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import com.openai.core.JsonValue;
 import com.openai.errors.BadRequestException;
 import com.openai.errors.OpenAIServiceException;
 import com.openai.models.responses.ResponseCreateParams;
@@ -35,7 +38,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code input_file.file_url} (and a remote {@code input_image.image_url}): refused unless its host is
+ * {@code input_file.file_url} (and a remote {@code input_image.image_url} or replayed code-interpreter
+ * image {@code url}): refused unless its host is
  * listed; from a listed host the gateway fetches the file itself (WireMock stands in for the outside file
  * server), sanitizes it and sends it inline.
  */
@@ -147,6 +151,43 @@ class FileUrlsTest extends GatewayIntegrationTest {
 
         assertThat(sentPart().path("image_url").asString())
                 .isEqualTo("data:image/png;base64," + Base64.getEncoder().encodeToString(png));
+    }
+
+    @Test
+    void shouldTreatAReplayedCodeInterpreterImageLikeAnImageUrl() {
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+        fileHost.stubFor(get("/charts/q3.png").willReturn(aResponse().withHeader("Content-Type", "image/png").withBody(png)));
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), unique("cntr_")))));
+
+        assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(withCodeImage("https://cdn.example.net/q3.png")))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.code()).hasValue("file_url_not_allowed");
+                    assertThat(e.param()).hasValue("input[0].outputs[0].url");
+                });
+        String token = githubToken();
+        assertThatThrownBy(() -> sdk(ALICE_KEY).responses().create(withCodeImage("data:image/png;base64,"
+                + Base64.getEncoder().encodeToString(("note\nclone with " + token + "\n").getBytes(StandardCharsets.UTF_8)))))
+                .as("an inline image is judged by what it holds: here text with a credential")
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.code()).hasValue("secret_detected");
+                    assertThat(e.param()).hasValue("input[0].outputs[0].url");
+                    assertThat(e.getMessage()).doesNotContain(token);
+                });
+        openAi.verify(0, anyRequestedFor(anyUrl()));
+
+        sdk(ALICE_KEY).responses().create(withCodeImage("http://127.0.0.1:" + fileHost.port() + "/charts/q3.png"));
+
+        var requests = openAi.findAll(postRequestedFor(urlEqualTo("/v1/responses")));
+        assertThat(requests).hasSize(1);
+        assertThat(JsonMapper.builder().build().readTree(requests.getFirst().getBodyAsString()).at("/input/0/outputs/0/url").asString())
+                .isEqualTo("data:image/png;base64," + Base64.getEncoder().encodeToString(png));
+    }
+
+    /** A replayed code-interpreter call (without its item id) whose output is an image. */
+    private static ResponseCreateParams withCodeImage(String url) {
+        return ResponseCreateParams.builder().model("gpt-4.1").putAdditionalBodyProperty("input", JsonValue.from(List.of(Map.of(
+                "type", "code_interpreter_call", "status", "completed", "code", "plot()",
+                "outputs", List.of(Map.of("type", "image", "url", url)))))).build();
     }
 
     private static ResponseCreateParams withImage(String url) {

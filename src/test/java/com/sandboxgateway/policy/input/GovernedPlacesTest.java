@@ -67,7 +67,7 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
         return Stream.of(
                 item("message", "{'role':'user','content':'use $SECRET'}", "input[0].content",
                         "{'type':'message','role':'user','content':[{'type':'input_file','filename':'o.csv','file_data':'$CSV'}]}",
-                        "input[0].content[0]",
+                        "input[0].content[0].file_data",
                         "{'type':'message','id':'$ID','role':'assistant','status':'completed','content':[{'type':'output_text','text':'ok','annotations':[]}]}",
                         Kind.ITEM, "input[0].id"),
                 item("function_call", "{'type':'function_call','call_id':'c1','name':'f','arguments':'{\\\"t\\\":\\\"$SECRET\\\"}'}",
@@ -75,7 +75,7 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
                         "{'type':'function_call','id':'$ID','call_id':'c1','name':'f','arguments':'{}'}", Kind.ITEM, "input[0].id"),
                 item("function_call_output", "{'type':'function_call_output','call_id':'c1','output':'$SECRET'}", "input[0].output",
                         "{'type':'function_call_output','call_id':'c1','output':[{'type':'input_file','filename':'o.csv','file_data':'$CSV'}]}",
-                        "input[0].output[0]",
+                        "input[0].output[0].file_data",
                         "{'type':'function_call_output','call_id':'c1','output':[{'type':'input_file','file_id':'$ID'}]}",
                         Kind.FILE, "input[0].output[0].file_id"),
                 item("custom_tool_call", "{'type':'custom_tool_call','call_id':'c1','name':'f','input':'$SECRET'}", "input[0].input",
@@ -84,7 +84,7 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
                 item("custom_tool_call_output", "{'type':'custom_tool_call_output','call_id':'c1','output':'$SECRET'}",
                         "input[0].output",
                         "{'type':'custom_tool_call_output','call_id':'c1','output':[{'type':'input_file','filename':'o.csv','file_data':'$CSV'}]}",
-                        "input[0].output[0]",
+                        "input[0].output[0].file_data",
                         "{'type':'custom_tool_call_output','call_id':'c1','output':[{'type':'input_image','detail':'auto','file_id':'$ID'}]}",
                         Kind.FILE, "input[0].output[0].file_id"),
                 item("reasoning", "{'type':'reasoning','summary':[{'type':'summary_text','text':'$SECRET'}]}",
@@ -102,11 +102,14 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
                 item("compaction_trigger", null, null, null, null, null, null, null),
                 part("input_text", "{'role':'user','content':[{'type':'input_text','text':'$SECRET'}]}", "input[0].content[0].text",
                         null, null, null, null, null),
-                part("input_image", null, null, null, null,
+                part("input_image", null, null,
+                        "{'role':'user','content':[{'type':'input_image','detail':'auto','image_url':'$PNG'}]}",
+                        "input[0].content[0].image_url",
                         "{'role':'user','content':[{'type':'input_image','detail':'auto','file_id':'$ID'}]}", Kind.FILE,
                         "input[0].content[0].file_id"),
                 part("input_file", null, null,
-                        "{'role':'user','content':[{'type':'input_file','filename':'o.csv','file_data':'$CSV'}]}", "input[0].content[0]",
+                        "{'role':'user','content':[{'type':'input_file','filename':'o.csv','file_data':'$CSV'}]}",
+                        "input[0].content[0].file_data",
                         "{'role':'user','content':[{'type':'input_file','file_id':'$ID'}]}", Kind.FILE, "input[0].content[0].file_id"),
                 part("output_text", "{'type':'message','role':'assistant','content':[{'type':'output_text','text':'$SECRET','annotations':[]}]}",
                         "input[0].content[0].text", null, null, null, null, null),
@@ -115,7 +118,16 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
                 new Sample(InputUnion.CODE_OUTPUT, "logs",
                         "{'type':'code_interpreter_call','status':'completed','code':'print(1)','outputs':[{'type':'logs','logs':'$SECRET'}]}",
                         "input[0].outputs[0].logs", null, null, null, null, null),
-                new Sample(InputUnion.CODE_OUTPUT, "image", null, null, null, null, null, null, null),
+                new Sample(InputUnion.CODE_OUTPUT, "image", null, null,
+                        "{'type':'code_interpreter_call','status':'completed','code':'plot()','outputs':[{'type':'image','url':'$PNG'}]}",
+                        "input[0].outputs[0].url", null, null, null),
+                annotation("file_citation", null, null,
+                        "{'type':'file_citation','file_id':'$ID','index':0,'filename':'o.csv'}", Kind.FILE, "file_id"),
+                annotation("file_path", null, null, "{'type':'file_path','file_id':'$ID','index':0}", Kind.FILE, "file_id"),
+                annotation("container_file_citation", null, null, "{'type':'container_file_citation','container_id':'$ID',"
+                        + "'file_id':'cfile_1','filename':'plot.png','start_index':0,'end_index':4}", Kind.CONTAINER, "container_id"),
+                annotation("url_citation", "{'type':'url_citation','url':'https://example.com','title':'use $SECRET',"
+                        + "'start_index':0,'end_index':4}", "title", null, null, null),
                 tool("code_interpreter", "{'type':'code_interpreter','container':{'type':'auto','network_policy':{'type':'allowlist',"
                                 + "'allowed_domains':['pypi.org'],'domain_secrets':[{'domain':'pypi.org','name':'T','value':'$SECRET'}]}}}",
                         "tools[0].container.network_policy.domain_secrets[0].value",
@@ -176,9 +188,11 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
         }
         openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), unique("cntr_")))));
 
-        send(sample, sample.withFile().replace("$CSV", "data:text/csv;base64," + base64(ORDERS)));
+        // An image holding a table is judged as what it holds, not by its media type.
+        send(sample, sample.withFile().replace("$CSV", "data:text/csv;base64," + base64(ORDERS))
+                .replace("$PNG", "data:image/png;base64," + base64(ORDERS)));
 
-        String sent = sentBody().at(pointer(sample.fileAt()) + "/file_data").asString();
+        String sent = sentBody().at(pointer(sample.fileAt())).asString();
         String file = new String(Base64.getDecoder().decode(sent.substring(sent.indexOf(',') + 1)), StandardCharsets.UTF_8);
         assertThat(file).startsWith("id,amount\n").doesNotContain("customer_ssn").doesNotContain("123-45-6789");
     }
@@ -209,7 +223,6 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
         openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), unique("cntr_")))));
         String member = switch (sample.type()) {
             case "compaction_trigger" -> "{'type':'compaction_trigger'}";
-            case "image" -> "{'type':'code_interpreter_call','status':'completed','code':'plot()','outputs':[{'type':'image','url':'https://example.com/p.png'}]}";
             default -> throw new IllegalArgumentException(sample.type());
         };
 
@@ -274,6 +287,8 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
         return switch (kind) {
             case FILE -> createdFile(BOB_KEY, unique("file-"));
             case CONTAINER -> createdContainer(BOB_KEY, unique("cntr_"));
+            // A cited container file sits beside its container, which is checked first: ItemOwnershipTest covers it.
+            case CONTAINER_FILE -> throw new IllegalArgumentException("no sample names a container file without its container");
             case RESPONSE -> createdResponse(BOB_KEY, unique("resp_"));
             case ITEM -> {
                 String item = unique("msg_");
@@ -311,6 +326,18 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
     private static Sample part(String type, String withSecret, String secretAt, String withFile, String fileAt, String withId,
                                Kind idKind, String idAt) {
         return new Sample(InputUnion.CONTENT_PART, type, withSecret, secretAt, withFile, fileAt, withId, idKind, idAt);
+    }
+
+    /** An annotation of replayed assistant text; {@code secretAt} and {@code idAt} are relative to the annotation. */
+    private static Sample annotation(String type, String withSecret, String secretAt, String withId, Kind idKind, String idAt) {
+        String at = "input[0].content[0].annotations[0].";
+        return new Sample(InputUnion.ANNOTATION, type, cited(withSecret), secretAt == null ? null : at + secretAt, null, null,
+                cited(withId), idKind, idAt == null ? null : at + idAt);
+    }
+
+    private static String cited(String annotation) {
+        return annotation == null ? null
+                : "{'type':'message','role':'assistant','content':[{'type':'output_text','text':'see','annotations':[" + annotation + "]}]}";
     }
 
     private static Sample tool(String type, String withSecret, String secretAt, String withId, Kind idKind, String idAt) {

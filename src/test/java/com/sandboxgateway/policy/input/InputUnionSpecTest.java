@@ -33,6 +33,7 @@ class InputUnionSpecTest {
             InputUnion.CONTENT_PART, List.of("/InputContent/oneOf", "/OutputMessageContent/oneOf",
                     "/FunctionAndCustomToolCallOutput/oneOf", "/FunctionCallOutputItemParam/properties/output/oneOf/1/items/oneOf",
                     "/ResponsePromptVariables/anyOf/0/additionalProperties/oneOf"),
+            InputUnion.ANNOTATION, List.of("/Annotation/oneOf"),
             InputUnion.CODE_OUTPUT, List.of("/CodeInterpreterToolCall/properties/outputs/anyOf/0/items/oneOf"),
             InputUnion.TOOL, List.of("/Tool/oneOf")));
 

@@ -39,6 +39,17 @@ class UnsupportedInputTest extends GatewayIntegrationTest {
     }
 
     @Test
+    void shouldRefuseAnUnknownAnnotationOfReplayedText() {
+        assertRefused(List.of(Map.of("type", "message", "role", "assistant", "content", List.of(Map.of("type", "output_text",
+                        "text", "see the sheet", "annotations", List.of(Map.of("type", "sheet_citation", "sheet_id", "sh_1",
+                                "note", "customer 123-45-6789")))))),
+                "input[0].content[0].annotations[0]", "sheet_citation");
+        assertRefused(List.of(Map.of("type", "code_interpreter_call", "status", "completed", "code", "plot()",
+                        "outputs", List.of(Map.of("type", "image", "url", Map.of("note", "customer 123-45-6789"))))),
+                "input[0].outputs[0].url", "object");
+    }
+
+    @Test
     void shouldRefuseValuesOfAShapeNothingWouldRead() {
         assertRefused(List.of(Map.of("role", "user", "content", List.of(Map.of("type", "input_text", "text",
                         Map.of("note", "customer 123-45-6789"))))), "input[0].content[0].text", "object");
