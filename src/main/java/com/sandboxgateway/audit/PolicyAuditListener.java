@@ -23,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Turns policy decisions into audit records: refusals, sanitized uploads (counts and column names,
  * never values) and instructions found in uploaded data (flag {@code instruction_in_data}: rule,
- * category, line and column, never the text; on the refusal when the policy blocks them) and parts forwarded ungoverned (flag {@code ungoverned_input}).
+ * category, line and column, never the text; on the refusal when the policy blocks them) and parts
+ * forwarded ungoverned (flag {@code ungoverned_input}).
  */
 @Component
 class PolicyAuditListener {
