@@ -7,6 +7,9 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import tools.jackson.databind.annotation.JsonDeserialize;
+import tools.jackson.databind.annotation.JsonSerialize;
+
 /**
  * One audit entry: an executed code block ({@link Kind#CODE_EXECUTION}) or a policy decision. Never
  * holds a secret, a pseudonymized value or a prompt; code and outputs are what the sandbox ran and
@@ -14,8 +17,9 @@ import java.util.regex.Pattern;
  *
  * @param recordId unique per record; replaying a spooled record twice stores it once
  * @param callId the {@code code_interpreter_call} id; one record per call, whichever path saw it first
+ * @param outputs the call's outputs as JSON text; answered as JSON (see {@link EmbeddedJson}) unless cut to the cap
  * @param outputsTruncated the outputs were cut to the configured cap
- * @param details kind-specific facts as a JSON object (refusal code, sanitization counts, ...)
+ * @param details kind-specific facts as a JSON object (refusal code, sanitization counts, ...), answered as JSON
  * @param createdAt truncated to microseconds, the precision both databases keep
  * @param flags review signals a reviewer should look at ({@code env_access}, {@code instruction_in_data},
  *        {@code runaway_session}, ...): names only, sorted and distinct, their details in {@code details}
@@ -23,7 +27,10 @@ import java.util.regex.Pattern;
  */
 public record AuditRecord(String recordId, Kind kind, String callId, String requestId, String upstreamRequestId,
                           String user, String team, String session, String responseId, String containerId, String model,
-                          String status, String code, String codeSha256, String outputs, boolean outputsTruncated,
+                          String status, String code, String codeSha256,
+                          @JsonSerialize(using = EmbeddedJson.Writer.class) @JsonDeserialize(using = EmbeddedJson.Reader.class)
+                          String outputs, boolean outputsTruncated,
+                          @JsonSerialize(using = EmbeddedJson.Writer.class) @JsonDeserialize(using = EmbeddedJson.Reader.class)
                           String details, Instant createdAt, List<String> flags, String traceId) {
 
     /** A flag name: lower case letters, digits and '_', as rule files define them. */

@@ -7,6 +7,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
+import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.policy.input.UngovernedInputForwarded;
 import com.sandboxgateway.proxy.RequestRefused;
@@ -22,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Turns policy decisions into audit records: refusals, sanitized uploads (counts and column names,
  * never values) and instructions found in uploaded data (flag {@code instruction_in_data}: rule,
- * category, line and column, never the text) and parts forwarded ungoverned (flag {@code ungoverned_input}).
+ * category, line and column, never the text; on the refusal when the policy blocks them) and parts
+ * forwarded ungoverned (flag {@code ungoverned_input}).
  */
 @Component
 class PolicyAuditListener {
@@ -37,7 +39,11 @@ class PolicyAuditListener {
         this.json = json;
     }
 
-    /** A refusal already failed its request; if even the spool fails, the refusal stands and the loss is logged. */
+    /**
+     * A refusal already failed its request; if even the spool fails, the refusal stands and the loss is logged.
+     * Data refused for the instructions it holds carries the flag too, so a reviewer's {@code flag=instruction_in_data}
+     * finds what was blocked beside what was let through.
+     */
     @EventListener
     void on(RequestRefused refusal) {
         ObjectNode details = json.createObjectNode();
@@ -47,7 +53,8 @@ class PolicyAuditListener {
         details.put("message", refusal.message());
         try {
             auditLog.record(AuditRecord.policy(AuditRecord.Kind.POLICY_REFUSAL, refusal.requestId(), refusal.principal().user(),
-                    refusal.principal().team(), null, refusal.code().code(), json.writeValueAsString(details), refusal.at()));
+                    refusal.principal().team(), null, refusal.code().code(), json.writeValueAsString(details), refusal.at(),
+                    refusal.code() == ErrorCode.INSTRUCTION_IN_DATA ? List.of(InjectionScreening.FLAG) : List.of()));
         } catch (GatewayException e) {
             log.error("Refusal {} of request {} could not be audited", refusal.code().code(), refusal.requestId());
         }

@@ -42,10 +42,10 @@ final class OpenAiErrors {
         return ("event: error\ndata: " + json.writeValueAsString(event) + "\n\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    void write(HttpServletResponse response, ErrorCode code, String message, String param) throws IOException {
+    void write(HttpServletResponse response, ErrorCode code, String message, String param, boolean shouldRetry) throws IOException {
         byte[] body = body(code, message, param);
         response.setStatus(code.status());
-        response.setHeader(GatewayHeaders.SHOULD_RETRY, Boolean.toString(code.worthRetrying()));
+        response.setHeader(GatewayHeaders.SHOULD_RETRY, Boolean.toString(shouldRetry));
         response.setContentType("application/json");
         response.setContentLength(body.length);
         response.getOutputStream().write(body);

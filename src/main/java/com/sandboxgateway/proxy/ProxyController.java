@@ -93,14 +93,14 @@ class ProxyController {
             try {
                 principal = Optional.of(authenticator.require(request.getHeader("Authorization")));
             } catch (InvalidCredentialsException e) {
-                refuse(response, new GatewayException(ErrorCode.INVALID_API_KEY, e.getMessage()));
+                refuse(request, response, new GatewayException(ErrorCode.INVALID_API_KEY, e.getMessage()));
                 return;
             }
             try {
                 proxy(requestId, principal.get(), route, request, response);
             } catch (GatewayException e) {
                 response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
-                refuse(response, e);
+                refuse(request, response, e);
                 meters.counter("gateway.policy.refusals", "code", e.code().code(), "team", principal.get().team()).increment();
                 events.publishEvent(new RequestRefused(requestId, principal.get(), request.getMethod(),
                         // A path that matched no route may hold anything a client typed: the audit keeps only that.
@@ -202,7 +202,7 @@ class ProxyController {
         return query != null && ("&" + query + "&").contains("&stream=true&");
     }
 
-    private void refuse(HttpServletResponse response, GatewayException refusal) throws IOException {
+    private void refuse(HttpServletRequest request, HttpServletResponse response, GatewayException refusal) throws IOException {
         if (response.isCommitted()) {
             log.warn("Could not report {} to the client: the answer had already started", refusal.code().code());
             return;
@@ -211,6 +211,7 @@ class ProxyController {
         if (refusal.retryAfter() != null) {
             response.setHeader("Retry-After", Long.toString(Math.max(1, refusal.retryAfter().toSeconds())));
         }
-        errors.write(response, refusal.code(), refusal.getMessage(), refusal.param());
+        errors.write(response, refusal.code(), refusal.getMessage(), refusal.param(),
+                UpstreamClient.worthRetrying(request.getMethod(), refusal));
     }
 }

@@ -135,6 +135,17 @@ public final class UpstreamClient implements AutoCloseable {
                 "The upstream API failed to answer properly (" + e.getClass().getSimpleName() + "). Retry later.", null, e);
     }
 
+    /**
+     * Whether the client may send again a request that failed with this error. Not a POST whose upstream call
+     * failed after it may have reached OpenAI ({@code upstream_error}, {@code upstream_timeout}): it may already
+     * have run code, which is why the gateway never repeats it either. A call that could not connect never got there.
+     */
+    public static boolean worthRetrying(String method, GatewayException failure) {
+        boolean upstreamFailed = failure.code() == ErrorCode.UPSTREAM_ERROR || failure.code() == ErrorCode.UPSTREAM_TIMEOUT;
+        return failure.code().worthRetrying()
+                && (!upstreamFailed || UpstreamRequest.idempotent(method) || UpstreamRetry.neverSent(failure.getCause()));
+    }
+
     /** Connections currently leased, idle and awaited; used by health checks and leak tests. */
     public PoolStats poolStats() {
         return transport.poolStats();

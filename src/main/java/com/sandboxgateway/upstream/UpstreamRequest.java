@@ -21,6 +21,10 @@ public record UpstreamRequest(String team, String method, String pathAndQuery, M
 
     /** GET and DELETE may be sent again after a failure: repeating them changes nothing. */
     boolean idempotent() {
+        return idempotent(method);
+    }
+
+    static boolean idempotent(String method) {
         return method.equals("GET") || method.equals("DELETE");
     }
 

@@ -37,10 +37,14 @@ final class UpstreamRetry {
         if (attempt >= maxAttempts) {
             return Optional.empty();
         }
-        boolean neverSent = failure instanceof ConnectException || failure instanceof ConnectTimeoutException
-                || failure instanceof UnknownHostException;
         boolean timedOut = failure instanceof InterruptedIOException;
-        return neverSent || request.idempotent() && !timedOut ? Optional.of(backoff(attempt)) : Optional.empty();
+        return neverSent(failure) || request.idempotent() && !timedOut ? Optional.of(backoff(attempt)) : Optional.empty();
+    }
+
+    /** The call failed before a byte of it reached the upstream: no connection, or no address. */
+    static boolean neverSent(Throwable failure) {
+        return failure instanceof ConnectException || failure instanceof ConnectTimeoutException
+                || failure instanceof UnknownHostException;
     }
 
     /** The wait before attempt {@code attempt + 1} after this answer, or empty to relay it. */

@@ -60,7 +60,7 @@ class AdminEndpointsTest extends GatewayIntegrationTest {
         assertProblem(call("GET", "/actuator/ratelimits/carol?user=alice", ADMIN_KEY), 400, "named twice");
         assertThat(read("/actuator/ratelimits?user=carol").path("user").asString()).isEqualTo("carol");
         assertThat(call("DELETE", "/actuator/ratelimits?user=carol", ADMIN_KEY).statusCode()).isEqualTo(200);
-        assertThat(adminActions()).anySatisfy(record -> assertThat(record.path("details").asString())
+        assertThat(adminActions()).anySatisfy(record -> assertThat(record.path("details").toString())
                 .contains("reset_rate_limit").contains("carol"));
     }
 
@@ -93,7 +93,7 @@ class AdminEndpointsTest extends GatewayIntegrationTest {
         assertProblem(call("GET", "/actuator/budgets/teams/analytics?team=x", ADMIN_KEY), 400, "named twice");
         assertProblem(call("GET", "/actuator/budgets/sessions/carol/never-seen", ADMIN_KEY), 404, "never-seen");
         assertProblem(call("DELETE", "/actuator/budgets/sessions/carol/never-seen", ADMIN_KEY), 404, "never-seen");
-        assertThat(adminActions()).anySatisfy(record -> assertThat(record.path("details").asString()).contains(session));
+        assertThat(adminActions()).anySatisfy(record -> assertThat(record.path("details").toString()).contains(session));
     }
 
     @Test
@@ -170,7 +170,7 @@ class AdminEndpointsTest extends GatewayIntegrationTest {
         openAi.verify(deleteRequestedFor(urlEqualTo("/v1/containers/" + container)));
         assertThat(read("/actuator/containers?team=analytics"))
                 .noneSatisfy(tracked -> assertThat(tracked.path("id").asString()).isEqualTo(container));
-        assertThat(adminActions()).anySatisfy(record -> assertThat(record.path("details").asString()).contains(container));
+        assertThat(adminActions()).anySatisfy(record -> assertThat(record.path("details").toString()).contains(container));
     }
 
     @Test

@@ -56,11 +56,13 @@ class AuditEndpointTest extends GatewayIntegrationTest {
         assertThat(page.path("records")).hasSize(1);
         assertThat(page.path("records").get(0).path("record").path("user").asString()).isEqualTo("carol");
         assertThat(page.path("records").get(0).path("record").path("code").asString()).contains("pd.read_csv");
+        assertThat(page.path("records").get(0).path("record").path("outputs").isArray()).as("outputs as JSON, not JSON in a string").isTrue();
         assertThat(byContainer.path("records")).hasSize(1);
         assertThat(verify.path("intact").asBoolean()).isTrue();
         assertThat(export.statusCode()).isEqualTo(200);
         assertThat(export.body().lines()).isNotEmpty().allSatisfy(line -> assertThat(json.readTree(line).path("record")
                 .path("user").asString()).isEqualTo("carol"));
+        assertThat(export.body().lines()).allSatisfy(line -> assertThat(json.readTree(line).path("record").path("outputs").isArray()).isTrue());
         HttpResponse<String> negotiated = get("/actuator/audit?user=carol&kind=CODE_EXECUTION", ADMIN_KEY, "application/x-ndjson");
         assertThat(negotiated.statusCode()).isEqualTo(200);
         assertThat(negotiated.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type)

@@ -23,7 +23,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.audit.tlog.NoteSigner;
 
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /** The offline verifier on exports of a real store: what it accepts, and the record it names when it does not. */
 class AuditVerifyCommandTest {
@@ -62,6 +64,41 @@ class AuditVerifyCommandTest {
         assertThat(result.status()).as(result.output()).isZero();
         assertThat(result.output()).contains("OK: 12 records").contains("2 checkpoint(s) signed by audit.example/gateway")
                 .contains("tree size 12");
+    }
+
+    @Test
+    void shouldExportJsonFieldsAsJsonAndVerifyThem() throws IOException {
+        AuditRecord cut = JdbcAuditStoreTest.execution("ci_" + UUID.randomUUID());
+        store.append(new AuditRecord(cut.recordId(), cut.kind(), cut.callId(), cut.requestId(), cut.upstreamRequestId(), cut.user(),
+                cut.team(), cut.session(), cut.responseId(), cut.containerId(), cut.model(), cut.status(), cut.code(), cut.codeSha256(),
+                "[{\"type\":\"logs\",\"lo", true, "{\"outputs_cap_chars\": 16,\"size\":1.50}", cut.createdAt(), List.of()));
+
+        List<String> lines = Files.readAllLines(export());
+
+        assertThat(JSON.readTree(lines.getFirst()).path("record").path("outputs").get(0).path("logs").asString()).isEqualTo("hi\n");
+        JsonNode last = JSON.readTree(lines.getLast()).path("record");
+        assertThat(last.path("outputs").asString()).as("outputs cut at the cap are not JSON").isEqualTo("[{\"type\":\"logs\",\"lo");
+        assertThat(last.path("details").asString()).as("JSON that would not come back as the same text stays text")
+                .isEqualTo("{\"outputs_cap_chars\": 16,\"size\":1.50}");
+        Result result = verify(Files.write(dir.resolve("mixed.jsonl"), lines));
+        assertThat(result.status()).as(result.output()).isZero();
+        assertThat(result.output()).contains("OK: 13 records");
+    }
+
+    @Test
+    void shouldVerifyAnExportWrittenBeforeJsonFieldsWereJson() throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(export())) {
+            ObjectNode stored = (ObjectNode) JSON.readTree(line);
+            ObjectNode record = (ObjectNode) stored.path("record");
+            record.put("outputs", JSON.writeValueAsString(record.path("outputs")));
+            lines.add(JSON.writeValueAsString(stored));
+        }
+        assertThat(lines.getFirst()).contains("\"outputs\":\"[{\\\"type\\\"");
+
+        Result result = verify(Files.write(dir.resolve("strings.jsonl"), lines));
+
+        assertThat(result.status()).as(result.output()).isZero();
     }
 
     @Test

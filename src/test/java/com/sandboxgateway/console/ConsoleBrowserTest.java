@@ -147,7 +147,7 @@ class ConsoleBrowserTest extends GatewayIntegrationTest {
         assertThat(review.path("user").asString()).isEqualTo("root");
         assertThat(review.path("team").asString()).isEqualTo("platform");
         assertThat(review.path("status").asString()).isEqualTo("review");
-        JsonNode details = JSON.readTree(review.path("details").asString());
+        JsonNode details = review.path("details");
         assertThat(details.path("verdict").asString()).isEqualTo("needs_follow_up");
         assertThat(details.path("note").asString()).isEqualTo("Reads the API key from the environment; asked the team why.");
         assertThat(details.path("call_id").asString()).isEqualTo(callId);
@@ -235,7 +235,7 @@ class ConsoleBrowserTest extends GatewayIntegrationTest {
 
     private JsonNode reviewOf(String seq) throws Exception {
         for (JsonNode stored : audit("kind=ADMIN_ACTION&user=root&limit=10000").path("records")) {
-            JsonNode details = JSON.readTree(stored.path("record").path("details").asString("{}"));
+            JsonNode details = stored.path("record").path("details");
             if ("review".equals(details.path("action").asString(null)) && seq.equals(details.path("record_seq").asString())) {
                 return stored.path("record");
             }

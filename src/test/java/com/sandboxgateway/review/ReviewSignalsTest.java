@@ -57,7 +57,8 @@ class ReviewSignalsTest extends GatewayIntegrationTest {
                 requestId);
         assertThat(record.path("kind").asString()).isEqualTo("SANITIZATION");
         assertThat(record.path("flags").toString()).isEqualTo("[\"instruction_in_data\"]");
-        assertThat(record.path("details").asString()).contains("\"line\":3", "\"column\":3", "\"category\":\"override\"")
+        assertThat(record.path("details").isObject()).as("details as JSON, not JSON in a string").isTrue();
+        assertThat(record.path("details").toString()).contains("\"line\":3", "\"column\":3", "\"category\":\"override\"")
                 .doesNotContainIgnoringCase("ignore all previous");
         openAi.verify(postRequestedFor(urlEqualTo("/v1/files")));
     }
@@ -80,7 +81,7 @@ class ReviewSignalsTest extends GatewayIntegrationTest {
         JsonNode record = ReviewAudit.only(ReviewAudit.query(managementPort, "flag=instruction_in_data&user=alice&limit=10000"),
                 inline.headers().values("x-request-id").getFirst());
         assertThat(record.path("kind").asString()).isEqualTo("SANITIZATION");
-        assertThat(record.path("details").asString()).contains("input[0].content[1]");
+        assertThat(record.path("details").toString()).contains("input[0].content[1]");
     }
 
     @Test
@@ -97,7 +98,7 @@ class ReviewSignalsTest extends GatewayIntegrationTest {
 
         JsonNode record = ReviewAudit.call(ReviewAudit.query(managementPort, "flag=env_access&limit=10000"), call);
         assertThat(record.path("flags").toString()).isEqualTo("[\"env_access\",\"http_client\"]");
-        assertThat(record.path("details").asString()).contains("host=evil.example.net allowed=false");
+        assertThat(record.path("details").toString()).contains("host=evil.example.net allowed=false");
         assertThat(ReviewAudit.query(managementPort, "flag=http_client&limit=10000").toString()).contains(call);
         assertThat(ReviewAudit.query(managementPort, "flag=subprocess&limit=10000").toString()).doesNotContain(call);
         assertThat(ReviewAudit.verify(managementPort)).isTrue();
@@ -140,7 +141,7 @@ class ReviewSignalsTest extends GatewayIntegrationTest {
         JsonNode flagged = ReviewAudit.query(managementPort, "session=" + session + "&flag=runaway_session");
         assertThat(flagged.path("records")).hasSize(1);
         assertThat(flagged.path("records").get(0).path("record").path("callId").asString()).isEqualTo(calls[3]);
-        assertThat(flagged.path("records").get(0).path("record").path("details").asString())
+        assertThat(flagged.path("records").get(0).path("record").path("details").toString())
                 .contains("\"failures_in_a_row\":4", "failed_in_a_row=4");
         assertThat(ReviewAudit.verify(managementPort)).isTrue();
     }

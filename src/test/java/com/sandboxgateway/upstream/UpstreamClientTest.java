@@ -3,6 +3,7 @@ package com.sandboxgateway.upstream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
@@ -34,6 +35,22 @@ class UpstreamClientTest {
     }
 
     @Test
+    void shouldTellClientsNotToResendAPostThatMayHaveReachedTheUpstream() {
+        GatewayException timedOut = UpstreamClient.failure(new SocketTimeoutException("read"));
+        GatewayException reset = UpstreamClient.failure(new IOException("Connection reset"));
+        GatewayException malformed = new GatewayException(ErrorCode.UPSTREAM_ERROR, "malformed JSON");
+
+        assertThat(UpstreamClient.worthRetrying("POST", timedOut)).isFalse();
+        assertThat(UpstreamClient.worthRetrying("POST", reset)).isFalse();
+        assertThat(UpstreamClient.worthRetrying("POST", malformed)).isFalse();
+        assertThat(UpstreamClient.worthRetrying("GET", timedOut)).isTrue();
+        assertThat(UpstreamClient.worthRetrying("DELETE", reset)).isTrue();
+        assertThat(UpstreamClient.worthRetrying("POST", UpstreamClient.failure(new ConnectTimeoutException("connect")))).isTrue();
+        assertThat(UpstreamClient.worthRetrying("POST", UpstreamClient.failure(new ConnectionRequestTimeoutException("pool")))).isTrue();
+        assertThat(UpstreamClient.worthRetrying("GET", new GatewayException(ErrorCode.TURN_BUDGET_EXHAUSTED, "spent"))).isFalse();
+    }
+
+    @Test
     void shouldRetryARefusedConnectionThenFailAndGiveBackTheTeamSlot() throws Exception {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -50,8 +67,10 @@ class UpstreamClientTest {
             UpstreamRequest post = new UpstreamRequest("analytics", "POST", "/v1/responses", Map.of(),
                     new UpstreamRequest.Bytes("{}".getBytes(), "application/json"), false);
 
-            assertThatThrownBy(() -> client.send(post)).isInstanceOfSatisfying(GatewayException.class,
-                    e -> assertThat(e.code()).isEqualTo(ErrorCode.UPSTREAM_ERROR));
+            assertThatThrownBy(() -> client.send(post)).isInstanceOfSatisfying(GatewayException.class, e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.UPSTREAM_ERROR);
+                assertThat(UpstreamClient.worthRetrying("POST", e)).as("a POST that never reached OpenAI may be sent again").isTrue();
+            });
             assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(3);
             assertThat(bulkheads.bulkhead("team-analytics").getMetrics().getAvailableConcurrentCalls()).isEqualTo(2);
         }

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 import com.github.tomakehurst.wiremock.http.Fault;
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import com.openai.errors.InternalServerException;
 import com.openai.errors.OpenAIServiceException;
@@ -67,6 +69,32 @@ class UpstreamResilienceTest extends GatewayIntegrationTest {
             assertStatus(() -> sdk(ALICE_KEY).responses().create(HELLO), 502, "upstream_error");
             openAi.verify(1, postRequestedFor(urlEqualTo("/v1/responses")));
         }
+    }
+
+    @Test
+    void shouldTellTheSdkNotToResendAPostThatReachedTheUpstream() {
+        OpenAIClient retrying = OpenAIOkHttpClient.builder().baseUrl(gatewayUrl() + "/v1").apiKey(ALICE_KEY).maxRetries(2).build();
+        openAi.stubFor(post("/v1/responses").willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+
+        assertNotRetried(() -> retrying.responses().create(HELLO), 502, "upstream_error");
+        openAi.verify(1, postRequestedFor(urlEqualTo("/v1/responses")));
+
+        openAi.resetAll();
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(example("responses.create.response.completed.json"))
+                .withFixedDelay(4_000)));
+
+        assertNotRetried(() -> retrying.responses().create(HELLO), 504, "upstream_timeout");
+        openAi.verify(1, postRequestedFor(urlEqualTo("/v1/responses")));
+    }
+
+    @Test
+    void shouldLetClientsResendAReadThatFailedUpstream() throws Exception {
+        openAi.stubFor(get("/v1/files").willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+
+        HttpResponse<String> answer = raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + ALICE_KEY).GET(), "/v1/files");
+
+        assertThat(answer.statusCode()).isEqualTo(502);
+        assertThat(answer.headers().firstValue("x-should-retry")).hasValue("true");
     }
 
     @Test
@@ -194,6 +222,15 @@ class UpstreamResilienceTest extends GatewayIntegrationTest {
     private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder rateLimited(String retryAfter) {
         return aResponse().withStatus(429).withHeader("Content-Type", "application/json").withHeader("retry-after", retryAfter)
                 .withBody(example("error.429-rate-limit.json"));
+    }
+
+    /** The SDK, allowed two retries, raised the gateway's first answer: {@code x-should-retry: false} held it back. */
+    private static void assertNotRetried(org.junit.jupiter.api.function.Executable call, int status, String code) {
+        assertThatThrownBy(call::execute).isInstanceOfSatisfying(OpenAIServiceException.class, e -> {
+            assertThat(e.statusCode()).isEqualTo(status);
+            assertThat(e.code()).hasValue(code);
+            assertThat(e.headers().values("x-should-retry")).containsExactly("false");
+        });
     }
 
     private static void assertStatus(org.junit.jupiter.api.function.Executable call, int status, String code) {
