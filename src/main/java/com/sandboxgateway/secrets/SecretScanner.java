@@ -24,6 +24,12 @@ public final class SecretScanner {
     private final Rule[] rules;
     /** The rules' triggers, read once: a call per rule per cell through the interface costs more than the checks. */
     private final Trigger[] triggers;
+    /**
+     * For each combination of character kinds ({@link TextTraits} flags), the indexes of the rules whose
+     * kind conditions it meets, in precedence order: a cell of digits looks at the few rules that need
+     * digits only, not at every rule's trigger.
+     */
+    private final int[][] rulesByFlags = new int[TextTraits.FLAG_COMBINATIONS][];
     /** Shorter texts ({@code EUR}, {@code 42.50}, {@code yes}) cannot hold any finding. */
     private final int shortestFinding;
 
@@ -31,6 +37,11 @@ public final class SecretScanner {
         this.rules = rules.toArray(Rule[]::new);
         this.triggers = rules.stream().map(Rule::trigger).toArray(Trigger[]::new);
         this.shortestFinding = rules.stream().mapToInt(rule -> rule.trigger().minLength()).min().orElse(0);
+        for (int flags = 0; flags < rulesByFlags.length; flags++) {
+            int kinds = flags;
+            rulesByFlags[flags] = java.util.stream.IntStream.range(0, triggers.length)
+                    .filter(i -> triggers[i].admitsKinds(kinds)).toArray();
+        }
     }
 
     /** The scanner with every rule of this package; see {@link #ruleIds()}. */
@@ -48,14 +59,18 @@ public final class SecretScanner {
         if (text.length() < shortestFinding) {
             return List.of();
         }
-        String string = text.toString();
-        long traits = TextTraits.of(string);
+        long traits = TextTraits.of(text);
+        int length = text.length();
         int digits = TextTraits.digits(traits);
         int longestRun = TextTraits.longestRun(traits);
-        int flags = TextTraits.flags(traits);
+        // Made only once a rule runs: most cells of a data file are let through by the traits alone.
+        String string = null;
         Findings found = null;
-        for (int i = 0; i < rules.length; i++) {
-            if (triggers[i].admits(string.length(), digits, longestRun, flags)) {
+        for (int i : rulesByFlags[TextTraits.flags(traits)]) {
+            if (triggers[i].admitsCounts(length, digits, longestRun)) {
+                if (string == null) {
+                    string = text.toString();
+                }
                 found = rules[i].findAll(string, found);
             }
         }
