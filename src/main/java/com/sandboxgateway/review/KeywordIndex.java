@@ -18,6 +18,10 @@ final class KeywordIndex {
 
     /** Keyword characters (folded ASCII) to alphabet classes; class 0 is every other character. */
     private final byte[] classOf = new byte[128];
+    /** Every character to the class of its folded form, or {@link #SPACE} or {@link #SKIPPED}: one look-up per character. */
+    private final byte[] classOfChar = new byte[0x10000];
+    private static final byte SPACE = -1;
+    private static final byte SKIPPED = -2;
     private final int classes;
     /** The full transition table, {@code states × classes}. */
     private final int[] next;
@@ -49,6 +53,11 @@ final class KeywordIndex {
             throw new IllegalArgumentException("keywords use " + classCount + " distinct characters; at most 126 are supported");
         }
         this.classes = classCount;
+        for (int c = 0; c < classOfChar.length; c++) {
+            char folded = FoldedText.fold((char) c);
+            classOfChar[c] = folded == ' ' || folded == '\n' ? SPACE : folded == FoldedText.SKIP ? SKIPPED
+                    : folded < 128 ? classOf[folded] : 0;
+        }
         this.shortestKeyword = shortest == Integer.MAX_VALUE ? 0 : shortest;
         Trie trie = new Trie(classes);
         for (int rule = 0; rule < keywordsByRule.size(); rule++) {
@@ -74,19 +83,19 @@ final class KeywordIndex {
         int state = ROOT;
         boolean afterSpace = true;
         for (int i = 0, n = text.length(); i < n; i++) {
-            char c = FoldedText.fold(text.charAt(i));
-            if (c == ' ' || c == '\n') {
+            int cls = classOfChar[text.charAt(i)];
+            if (cls == SPACE) {
                 if (afterSpace) {
                     continue;
                 }
                 afterSpace = true;
-                c = ' ';
-            } else if (c == FoldedText.SKIP) {
+                cls = classOf[' '];
+            } else if (cls == SKIPPED) {
                 continue;
             } else {
                 afterSpace = false;
             }
-            state = next[state * classes + (c < 128 ? classOf[c] : 0)];
+            state = next[state * classes + cls];
             int[] rules = rulesEndingAt[state];
             if (rules != null) {
                 if (hits == null) {

@@ -1,16 +1,18 @@
 package com.sandboxgateway.secrets;
 
-/** What every rule is besides its detection: an id, a kind of finding and the trigger that gates it. */
+import java.util.List;
+
+/** What every rule is besides its detection: an id, a kind of finding and the triggers that gate it. */
 abstract class BaseRule implements Rule {
 
     private final String id;
     private final Finding.Kind kind;
-    private final Trigger trigger;
+    private final List<Trigger> triggers;
 
-    BaseRule(String id, Finding.Kind kind, Trigger trigger) {
+    BaseRule(String id, Finding.Kind kind, Trigger... triggers) {
         this.id = id;
         this.kind = kind;
-        this.trigger = trigger;
+        this.triggers = List.of(triggers);
     }
 
     @Override
@@ -24,7 +26,7 @@ abstract class BaseRule implements Rule {
     }
 
     @Override
-    public final Trigger trigger() {
-        return trigger;
+    public final List<Trigger> triggers() {
+        return triggers;
     }
 }

@@ -20,10 +20,15 @@ final class PhoneRule extends BaseRule {
     private static final int MAX_GROUPS = 8;
     private static final CharClass GLUE = CharClass.of("A-Za-z0-9_+");
     static final CharClass SEPARATORS = CharClass.of(" .-");
-    private static final Trigger TRIGGER = new Trigger(8, 7, 0, 0, 0);
+    /**
+     * North American and European numbers have at least 10 digits; only an international one, which
+     * starts with {@code +}, may have 8 (so ids and dates of 8 digits do not run this rule).
+     */
+    private static final Trigger NATIONAL = new Trigger(10, 10, 0, 0, 0);
+    private static final Trigger INTERNATIONAL = new Trigger(9, 8, 0, TextTraits.PLUS, 0);
 
     PhoneRule() {
-        super("phone", Finding.Kind.PII, TRIGGER);
+        super("phone", Finding.Kind.PII, NATIONAL, INTERNATIONAL);
     }
 
     @Override

@@ -1,7 +1,9 @@
 package com.sandboxgateway.secrets;
 
+import java.util.List;
+
 /**
- * One detector. The scanner first asks its {@link #trigger()} whether a text could hold a finding at
+ * One detector. The scanner first asks its {@link #triggers()} whether a text could hold a finding at
  * all (one shared pass over the characters answers that for every rule), and only then runs
  * {@link #findAll}, which must take time linear in the text's length whatever the text is.
  */
@@ -12,8 +14,8 @@ interface Rule {
 
     Finding.Kind kind();
 
-    /** A cheap necessary condition: when it fails, {@link #findAll} would find nothing. */
-    Trigger trigger();
+    /** Cheap conditions, one of which holds for every text {@link #findAll} finds something in. */
+    List<Trigger> triggers();
 
     /**
      * Adds every finding of this rule in {@code text} to {@code found} with {@link Findings#add}.

@@ -22,15 +22,33 @@ public final class SecretScanner {
     private static final SecretScanner STANDARD = new SecretScanner(StandardRules.inPrecedenceOrder());
 
     private final Rule[] rules;
-    /** The rules' triggers, read once: a call per rule per cell through the interface costs more than the checks. */
-    private final Trigger[] triggers;
+    /**
+     * For each combination of character kinds ({@link TextTraits} flags), the triggers whose kind
+     * conditions it meets and the index of each one's rule, in precedence order (a rule's triggers side
+     * by side): a cell of digits looks at the few triggers that need digits only, not at every rule's.
+     */
+    private final int[][] rulesByFlags = new int[TextTraits.FLAG_COMBINATIONS][];
+    private final Trigger[][] triggersByFlags = new Trigger[TextTraits.FLAG_COMBINATIONS][];
     /** Shorter texts ({@code EUR}, {@code 42.50}, {@code yes}) cannot hold any finding. */
     private final int shortestFinding;
 
     SecretScanner(List<Rule> rules) {
         this.rules = rules.toArray(Rule[]::new);
-        this.triggers = rules.stream().map(Rule::trigger).toArray(Trigger[]::new);
-        this.shortestFinding = rules.stream().mapToInt(rule -> rule.trigger().minLength()).min().orElse(0);
+        this.shortestFinding = rules.stream().flatMap(rule -> rule.triggers().stream()).mapToInt(Trigger::minLength).min().orElse(0);
+        for (int flags = 0; flags < rulesByFlags.length; flags++) {
+            List<Integer> ruleIndexes = new ArrayList<>();
+            List<Trigger> triggers = new ArrayList<>();
+            for (int i = 0; i < this.rules.length; i++) {
+                for (Trigger trigger : this.rules[i].triggers()) {
+                    if (trigger.admitsKinds(flags)) {
+                        ruleIndexes.add(i);
+                        triggers.add(trigger);
+                    }
+                }
+            }
+            rulesByFlags[flags] = ruleIndexes.stream().mapToInt(Integer::intValue).toArray();
+            triggersByFlags[flags] = triggers.toArray(Trigger[]::new);
+        }
     }
 
     /** The scanner with every rule of this package; see {@link #ruleIds()}. */
@@ -48,15 +66,24 @@ public final class SecretScanner {
         if (text.length() < shortestFinding) {
             return List.of();
         }
-        String string = text.toString();
-        long traits = TextTraits.of(string);
+        long traits = TextTraits.of(text);
+        int length = text.length();
         int digits = TextTraits.digits(traits);
         int longestRun = TextTraits.longestRun(traits);
-        int flags = TextTraits.flags(traits);
+        // Made only once a rule runs: most cells of a data file are let through by the traits alone.
+        String string = null;
         Findings found = null;
-        for (int i = 0; i < rules.length; i++) {
-            if (triggers[i].admits(string.length(), digits, longestRun, flags)) {
+        int[] ruleOf = rulesByFlags[TextTraits.flags(traits)];
+        Trigger[] triggers = triggersByFlags[TextTraits.flags(traits)];
+        int ran = -1;
+        for (int t = 0; t < triggers.length; t++) {
+            int i = ruleOf[t];
+            if (i != ran && triggers[t].admitsCounts(length, digits, longestRun)) {
+                if (string == null) {
+                    string = text.toString();
+                }
                 found = rules[i].findAll(string, found);
+                ran = i;
             }
         }
         return found == null ? List.of() : found.toList();

@@ -26,6 +26,8 @@ final class TextTraits {
     private static final int TOKEN = 1 << TOKEN_BIT;
 
     private static final int ALL = (1 << 12) - 1;
+    /** How many values {@link #flags} can take. */
+    static final int FLAG_COMBINATIONS = ALL + 1;
     private static final int CAP = 0xFFFF;
     /** Runs longer than this are not told apart: once a text has one, every kind and 19 digits, counting stops. */
     static final int LONGEST_RUN_MEASURED = 64;
@@ -54,7 +56,7 @@ final class TextTraits {
     private TextTraits() {
     }
 
-    static long of(String text) {
+    static long of(CharSequence text) {
         int flags = 0;
         int digits = 0;
         int run = 0;

@@ -22,16 +22,13 @@ record Trigger(int minLength, int minDigits, int minRun, int allOf, int anyOf) {
         return new Trigger(minLength, 0, 0, allOf, 0);
     }
 
-    boolean admits(int length, long traits) {
-        return admits(length, TextTraits.digits(traits), TextTraits.longestRun(traits), TextTraits.flags(traits));
+    /** The conditions on counts; a rule runs when these and {@link #admitsKinds} hold. */
+    boolean admitsCounts(int length, int digits, int longestRun) {
+        return length >= minLength && digits >= minDigits && longestRun >= minRun;
     }
 
-    /** The same test on traits already unpacked, as the scanner does once for all its rules. */
-    boolean admits(int length, int digits, int longestRun, int flags) {
-        return length >= minLength
-                && digits >= minDigits
-                && longestRun >= minRun
-                && (flags & allOf) == allOf
-                && (anyOf == 0 || (flags & anyOf) != 0);
+    /** The conditions on character kinds; the scanner settles them once per combination of kinds, not per text. */
+    boolean admitsKinds(int flags) {
+        return (flags & allOf) == allOf && (anyOf == 0 || (flags & anyOf) != 0);
     }
 }

@@ -30,6 +30,16 @@ class PersonalDataRulesTest {
         }
     }
 
+    /** The phone rule's triggers ask for 10 digits, or 8 after a '+': the shortest number of each shape still runs it. */
+    @Test
+    void shouldFindTheShortestPhoneNumberOfEachShapeAsAWholeCell() {
+        for (String phone : new String[] {"+49301234", "+49 301 234", "415-555-2671", "06 12345678", "06-12-34-56-78"}) {
+            assertThat(found(phone)).as(phone).containsExactly("phone=" + phone);
+        }
+        assertThat(found("10000001")).as("an 8-digit id").isEmpty();
+        assertThat(found("2025-04-04")).as("a date").isEmpty();
+    }
+
     @Test
     void shouldNotTakeDatesAmountsIdsOrAddressesForPhoneNumbers() {
         assertThat(found("2024-01-15 10:30:00, 01.02.2024 12:30, 05/12/2023")).isEmpty();
