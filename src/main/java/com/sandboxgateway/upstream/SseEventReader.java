@@ -33,16 +33,15 @@ public final class SseEventReader {
         boolean hasFields = false;
         int b;
         while ((b = read()) != -1) {
-            if (afterCarriageReturn && b == '\n') {
-                afterCarriageReturn = false;
-                raw.add(b);
-                continue;
-            }
-            afterCarriageReturn = b == '\r';
             raw.add(b);
             if (raw.size > maxEventBytes) {
                 throw new IOException("server-sent event larger than " + maxEventBytes + " bytes");
             }
+            if (afterCarriageReturn && b == '\n') {
+                afterCarriageReturn = false;
+                continue;
+            }
+            afterCarriageReturn = b == '\r';
             if (b != '\n' && b != '\r') {
                 line.add(b);
             } else if (line.size > 0) {
