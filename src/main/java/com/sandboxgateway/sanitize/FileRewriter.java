@@ -1,6 +1,7 @@
 package com.sandboxgateway.sanitize;
 
 import java.io.BufferedInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -118,7 +119,8 @@ final class FileRewriter {
             }
             try (ZipFile zip = new ZipFile(spool.toFile())) {
                 return unpacked(name, zip, spool, out, depth);
-            } catch (ZipException e) {
+            } catch (ZipException | EOFException e) {
+                // A cut-short entry ends its inflater's input early: the file is broken, not the gateway.
                 throw unreadableZip();
             }
         } finally {

@@ -61,7 +61,8 @@ public enum InputUnion {
         return refused;
     }
 
+    /** @param type a member's {@code type}, or {@code null} when the member names none (then not governed) */
     public boolean governs(String type) {
-        return governed.contains(type);
+        return type != null && governed.contains(type);
     }
 }
