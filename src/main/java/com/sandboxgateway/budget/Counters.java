@@ -75,7 +75,9 @@ sealed interface Counters {
             seed(counters);
             lock.lock();
             try {
-                counters.forEach(counter -> used.merge(counter.key(), delta, Long::sum));
+                // Usage is never below zero: giving back more than a counter holds (a reset that clears charges
+                // this JVM never counted, from a store shared with another) leaves it empty, not in credit.
+                counters.forEach(counter -> used.merge(counter.key(), delta, (held, change) -> Math.max(0, held + change)));
             } finally {
                 lock.unlock();
             }
