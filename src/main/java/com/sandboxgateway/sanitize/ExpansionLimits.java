@@ -42,19 +42,10 @@ final class ExpansionLimits {
     /** The content of gzip data, its members inflated one after another within the limits. */
     InputStream gunzip(InputStream compressed) throws IOException {
         long[] read = new long[1];
-        InputStream counted = new FilterInputStream(compressed) {
+        InputStream counted = new CountingInputStream(compressed) {
             @Override
-            public int read() throws IOException {
-                int b = super.read();
-                read[0] += b >= 0 ? 1 : 0;
-                return b;
-            }
-
-            @Override
-            public int read(byte[] buffer, int offset, int length) throws IOException {
-                int n = super.read(buffer, offset, length);
-                read[0] += Math.max(n, 0);
-                return n;
+            protected void counted(long bytes) {
+                read[0] += bytes;
             }
         };
         InputStream inflated;
@@ -86,35 +77,11 @@ final class ExpansionLimits {
      * @param compressed how many compressed bytes the part has (or has had read so far)
      */
     InputStream limit(InputStream inflated, LongSupplier compressed, String what) {
-        return new FilterInputStream(inflated) {
+        return new CountingInputStream(inflated) {
             private long count;
 
             @Override
-            public int read() throws IOException {
-                int b = super.read();
-                if (b >= 0) {
-                    count(1);
-                }
-                return b;
-            }
-
-            @Override
-            public int read(byte[] buffer, int offset, int length) throws IOException {
-                int read = super.read(buffer, offset, length);
-                if (read > 0) {
-                    count(read);
-                }
-                return read;
-            }
-
-            @Override
-            public long skip(long n) throws IOException {
-                long skipped = super.skip(n);
-                count(skipped);
-                return skipped;
-            }
-
-            private void count(long bytes) {
+            protected void counted(long bytes) {
                 count += bytes;
                 total += bytes;
                 if (total > maxTotal) {

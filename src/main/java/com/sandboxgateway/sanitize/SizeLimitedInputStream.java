@@ -1,14 +1,12 @@
 package com.sandboxgateway.sanitize;
 
-import java.io.FilterInputStream;
-import java.io.IOException;
 import java.io.InputStream;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 
 /** Refuses a file with {@code file_too_large} the moment it passes the limit, before it is all read. */
-final class SizeLimitedInputStream extends FilterInputStream {
+final class SizeLimitedInputStream extends CountingInputStream {
 
     private final long limit;
     private final String limitText;
@@ -33,24 +31,7 @@ final class SizeLimitedInputStream extends FilterInputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        int b = super.read();
-        if (b >= 0) {
-            count(1);
-        }
-        return b;
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
-        int read = super.read(buffer, offset, length);
-        if (read > 0) {
-            count(read);
-        }
-        return read;
-    }
-
-    private void count(int bytes) {
+    protected void counted(long bytes) {
         count += bytes;
         if (count > limit) {
             throw new GatewayException(ErrorCode.FILE_TOO_LARGE,
