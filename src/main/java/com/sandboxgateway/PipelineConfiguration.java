@@ -41,6 +41,9 @@ import com.sandboxgateway.sanitize.UploadSanitizer;
 import com.sandboxgateway.secrets.PromptGuard;
 import com.sandboxgateway.secrets.SecretScanner;
 import com.sandboxgateway.secrets.TextGuard;
+import com.sandboxgateway.skills.ContainerSkills;
+import com.sandboxgateway.skills.SkillPolicies;
+import com.sandboxgateway.skills.SkillUploads;
 import com.sandboxgateway.tracing.RequestTracing;
 import com.sandboxgateway.upstream.FileFetcher;
 import com.sandboxgateway.upstream.UpstreamClient;
@@ -82,6 +85,7 @@ class PipelineConfiguration {
                 pseudonymizer == null ? null : pseudonymizer::pseudonym);
         InjectionScreening injection = new InjectionScreening(injectionDetector, policy.org().injection().action(), meters);
         FileSanitizer files = new FileSanitizer(policy, pseudonymizer, guards, scanner, json, injection, events, clock);
+        SkillPolicies skills = new SkillPolicies(policy);
         List<RequestStep> steps = List.of(
                 rateLimits,
                 new ContainerRules(teams),
@@ -94,6 +98,8 @@ class PipelineConfiguration {
                 // Before the inline-file rules, which sanitize what it fetched.
                 new FileUrls(fileFetcher),
                 new InlineFiles(files),
+                new SkillUploads(skills, files),
+                new ContainerSkills(skills, ownership, files),
                 new CodeOutputsRequested(),
                 safetyIdentifier,
                 spend,

@@ -32,7 +32,18 @@ public enum Route {
     CONVERSATION_ITEMS_LIST("GET", "/v1/conversations/{conversation_id}/items", Body.NONE),
     CONVERSATION_ITEMS_CREATE("POST", "/v1/conversations/{conversation_id}/items", Body.JSON),
     CONVERSATION_ITEM_GET("GET", "/v1/conversations/{conversation_id}/items/{item_id}", Body.NONE),
-    CONVERSATION_ITEM_DELETE("DELETE", "/v1/conversations/{conversation_id}/items/{item_id}", Body.NONE);
+    CONVERSATION_ITEM_DELETE("DELETE", "/v1/conversations/{conversation_id}/items/{item_id}", Body.NONE),
+    SKILLS_CREATE("POST", "/v1/skills", Body.MULTIPART),
+    SKILLS_LIST("GET", "/v1/skills", Body.NONE),
+    SKILL_GET("GET", "/v1/skills/{skill_id}", Body.NONE),
+    SKILL_UPDATE("POST", "/v1/skills/{skill_id}", Body.JSON),
+    SKILL_DELETE("DELETE", "/v1/skills/{skill_id}", Body.NONE),
+    SKILL_CONTENT("GET", "/v1/skills/{skill_id}/content", Body.NONE),
+    SKILL_VERSIONS_CREATE("POST", "/v1/skills/{skill_id}/versions", Body.MULTIPART),
+    SKILL_VERSIONS_LIST("GET", "/v1/skills/{skill_id}/versions", Body.NONE),
+    SKILL_VERSION_GET("GET", "/v1/skills/{skill_id}/versions/{version}", Body.NONE),
+    SKILL_VERSION_DELETE("DELETE", "/v1/skills/{skill_id}/versions/{version}", Body.NONE),
+    SKILL_VERSION_CONTENT("GET", "/v1/skills/{skill_id}/versions/{version}/content", Body.NONE);
 
     /** What a route accepts as request body. */
     public enum Body { NONE, JSON, MULTIPART, JSON_OR_MULTIPART }

@@ -8,7 +8,9 @@ public enum ObjectKind {
     RESPONSE("Response"),
     /** An output item of a response, or an item added to a conversation. */
     ITEM("Item"),
-    CONVERSATION("Conversation");
+    CONVERSATION("Conversation"),
+    /** A skill of {@code /v1/skills}; its versions are reached through it. */
+    SKILL("Skill");
 
     private final String displayName;
 

@@ -23,7 +23,7 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Turns the org-wide file and container lists into the caller's own: foreign objects are dropped and
+ * Turns the org-wide file, container and skill lists into the caller's own: foreign objects are dropped and
  * further upstream pages are read until the client's {@code limit} is filled, so {@code has_more},
  * {@code first_id} and {@code last_id} keep their meaning and the SDKs' auto-paging works.
  */
@@ -44,7 +44,7 @@ public final class OwnedListFilter implements ResponseInspector {
 
     @Override
     public boolean inspects(Route route) {
-        return route == Route.FILES_LIST || route == Route.CONTAINERS_LIST;
+        return route == Route.FILES_LIST || route == Route.CONTAINERS_LIST || route == Route.SKILLS_LIST;
     }
 
     @Override

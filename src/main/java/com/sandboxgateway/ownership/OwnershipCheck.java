@@ -81,8 +81,12 @@ public final class OwnershipCheck implements RequestStep {
                 references.add(new Reference(route.id("conversation_id"), ObjectKind.CONVERSATION, "conversation_id"));
                 bodyReferences(references, exchange);
             }
+            // A skill's versions and contents are reached through it: owning the skill is what counts.
+            case SKILL_GET, SKILL_UPDATE, SKILL_DELETE, SKILL_CONTENT, SKILL_VERSIONS_CREATE, SKILL_VERSIONS_LIST, SKILL_VERSION_GET,
+                 SKILL_VERSION_DELETE, SKILL_VERSION_CONTENT ->
+                    references.add(new Reference(route.id("skill_id"), ObjectKind.SKILL, "skill_id"));
             case RESPONSES_CREATE, CONTAINERS_CREATE, CONVERSATIONS_CREATE -> bodyReferences(references, exchange);
-            case FILES_UPLOAD, FILES_LIST, CONTAINERS_LIST -> { }
+            case FILES_UPLOAD, FILES_LIST, CONTAINERS_LIST, SKILLS_CREATE, SKILLS_LIST -> { }
         }
         return references;
     }

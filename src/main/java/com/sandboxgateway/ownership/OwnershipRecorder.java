@@ -14,7 +14,7 @@ import tools.jackson.databind.JsonNode;
  * Records the owner of every object an answer creates (uploads, containers, container files,
  * responses with their output items, the containers they start and the container files they cite,
  * streamed or not, conversations
- * and their items) and marks objects deleted when a delete
+ * and their items, skills) and marks objects deleted when a delete
  * succeeds. It runs before the client sees the answer, so an id is never usable before it is owned.
  */
 public final class OwnershipRecorder implements ResponseInspector {
@@ -23,7 +23,7 @@ public final class OwnershipRecorder implements ResponseInspector {
             Route.FILES_UPLOAD, Route.CONTAINERS_CREATE, Route.CONTAINER_FILES_CREATE, Route.RESPONSE_DELETE,
             Route.FILE_DELETE, Route.CONTAINER_DELETE, Route.CONTAINER_FILE_DELETE, Route.CONVERSATIONS_CREATE,
             Route.CONVERSATION_DELETE, Route.CONVERSATION_ITEMS_CREATE, Route.CONVERSATION_ITEMS_LIST,
-            Route.CONVERSATION_ITEM_GET, Route.CONVERSATION_ITEM_DELETE);
+            Route.CONVERSATION_ITEM_GET, Route.CONVERSATION_ITEM_DELETE, Route.SKILLS_CREATE, Route.SKILL_DELETE);
 
     private final OwnershipStore store;
 
@@ -58,6 +58,8 @@ public final class OwnershipRecorder implements ResponseInspector {
             }
             case CONVERSATION_ITEM_GET -> recordItem(exchange, body, exchange.route().id("conversation_id"));
             case CONVERSATION_ITEM_DELETE -> store.markDeleted(exchange.route().id("item_id"));
+            case SKILLS_CREATE -> record(exchange, body.get("id"), ObjectKind.SKILL, null, null);
+            case SKILL_DELETE -> store.markDeleted(exchange.route().id("skill_id"));
             default -> { }
         }
         return body;

@@ -32,12 +32,35 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      * @param unknownInput an input item, content part or tool type the gateway does not govern:
      *        {@code refuse} ({@code unsupported_input}, the default) or {@code allow} (forwarded unchecked,
      *        and its audit record flagged {@code ungoverned_input})
+     * @param skills which skills a container may be given
      */
     public record Org(@DefaultValue Files files, @DefaultValue Sanitization sanitization, @DefaultValue Network network,
                       @DefaultValue Containers containers, @DefaultValue Tools tools, @DefaultValue Secrets secrets,
                       @DefaultValue Pii pii, @DefaultValue RateLimit rateLimit, @DefaultValue Turns turns,
                       @DefaultValue Spend spend, @DefaultValue Injection injection,
-                      @DefaultValue("refuse") UnknownInput unknownInput) {
+                      @DefaultValue("refuse") UnknownInput unknownInput, @DefaultValue Skills skills) {
+    }
+
+    /**
+     * Skills: bundles of instructions and code unpacked into a container ({@code skills} of
+     * {@code POST /v1/containers} and of a shell tool's {@code container_auto}). Every bundle, uploaded or
+     * inline, is read by the gateway before it leaves.
+     *
+     * @param allowed skill ids anyone may reference, though no one created them through the gateway
+     *        (e.g. the org's shared skills); any other {@code skill_reference} must name the caller's own skill
+     * @param allowUploaded whether skills may be created through {@code /v1/skills} and referenced by their owner
+     * @param allowInline whether a request may carry a skill inline ({@code type: inline}, a base64 zip)
+     */
+    public record Skills(@DefaultValue List<String> allowed, @DefaultValue("true") boolean allowUploaded,
+                         @DefaultValue("true") boolean allowInline) {
+    }
+
+    /**
+     * @param allowed a subset of the org's listed skill ids
+     * @param allowUploaded {@code false} narrows; {@code true} only where the org allows it
+     * @param allowInline {@code false} narrows; {@code true} only where the org allows it
+     */
+    public record TeamSkills(List<String> allowed, Boolean allowUploaded, Boolean allowInline) {
     }
 
     /** What to do with a part of a request the gateway does not govern. */
@@ -173,7 +196,7 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      * A team's narrowing of the org policy; every part is optional (absent: the org's).
      */
     public record Team(TeamNetwork network, TeamContainers containers, Tools tools, TeamRateLimit rateLimit,
-                       TeamTurns turns, TeamSpend spend) {
+                       TeamTurns turns, TeamSpend spend, TeamSkills skills) {
     }
 
     /** Each at most the org's. */

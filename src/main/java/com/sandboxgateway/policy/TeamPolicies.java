@@ -190,7 +190,8 @@ public class TeamPolicies {
         return Set.copyOf(entries);
     }
 
-    private static InvalidSettingException widens(String team, String key, String value) {
+    /** The startup refusal of a team setting that would open what the org policy closed. */
+    public static InvalidSettingException widens(String team, String key, String value) {
         return new InvalidSettingException(key, value, "the policy of team '" + team
                 + "' would widen the org policy, which does not allow this value",
                 "Team policies may only narrow the org's (gateway.policy.org.*): remove the value from the team, "

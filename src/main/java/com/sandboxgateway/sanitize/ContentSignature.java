@@ -62,10 +62,16 @@ enum ContentSignature {
                 || n > 262 && new String(b, 257, 5, StandardCharsets.US_ASCII).equals("ustar")) {
             return "an archive format other than gzip and zip";
         }
-        if (starts(b, n, 0x7f, 'E', 'L', 'F') || starts(b, n, 'M', 'Z') || starts(b, n, 0xcf, 0xfa, 0xed, 0xfe)) {
+        if (starts(b, n, 0x7f, 'E', 'L', 'F') || starts(b, n, 'M', 'Z') || machO(b, n) || starts(b, n, 0, 'a', 's', 'm')) {
             return "a program";
         }
         return null;
+    }
+
+    /** Mach-O, 32 or 64 bits in either byte order, and universal binaries (whose magic Java class files share). */
+    private static boolean machO(byte[] b, int n) {
+        return starts(b, n, 0xcf, 0xfa, 0xed, 0xfe) || starts(b, n, 0xce, 0xfa, 0xed, 0xfe) || starts(b, n, 0xfe, 0xed, 0xfa, 0xce)
+                || starts(b, n, 0xfe, 0xed, 0xfa, 0xcf) || starts(b, n, 0xca, 0xfe, 0xba, 0xbe);
     }
 
     /** Text in UTF-16 without a byte-order mark: every other byte zero. */

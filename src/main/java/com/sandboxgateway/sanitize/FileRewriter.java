@@ -29,7 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Reads one file through the rules in the format its content shows ({@link FormatDetector}), and the
  * content of its compressed or archived parts the same way: a {@code .gz} is inflated, sanitized and
  * compressed again; a zip is a workbook or an archive sanitized entry by entry. An archive inside an
- * archive is refused, so one level of unpacking shows everything. One instance per file.
+ * archive is refused, so one level of unpacking shows everything. A skill bundle is read the same way,
+ * its scripts and notes as text whatever their names. One instance per file.
  */
 final class FileRewriter {
 
@@ -43,11 +44,14 @@ final class FileRewriter {
     private final TextFileGuard text;
     private final JsonMapper json;
     private final ExpansionLimits limits;
+    private final boolean skill;
 
+    /** @param skill whether the file is (part of) a skill bundle: text of any name is read as text, and archives are not refused by policy */
     FileRewriter(PolicyProperties.Files files, SanitizationRules rules, Pseudonymizer.Session pseudonyms, TextGuard guard,
-                 InstructionCheck instructions, TextFileGuard text, JsonMapper json) {
+                 InstructionCheck instructions, TextFileGuard text, JsonMapper json, boolean skill) {
         this.files = files;
-        this.detector = new FormatDetector(files.opaqueExtensions(), json);
+        this.skill = skill;
+        this.detector = new FormatDetector(files.opaqueExtensions(), json, skill);
         this.rules = rules;
         this.pseudonyms = pseudonyms;
         this.guard = guard;
@@ -88,6 +92,25 @@ final class FileRewriter {
         };
     }
 
+    /**
+     * A file of a skill: a zip that is no workbook is the whole bundle, its entries read one by one (an archive
+     * among them refused); anything else is one file of the skill, as an archive entry is read.
+     */
+    SanitizationReport skillPart(String name, InputStream content, OutputStream out) throws IOException {
+        BufferedInputStream in = new BufferedInputStream(content, 64 * 1024);
+        in.mark(FormatDetector.HEAD_BYTES);
+        byte[] head = in.readNBytes(FormatDetector.HEAD_BYTES);
+        in.reset();
+        if (ContentSignature.of(head, head.length) != ContentSignature.ZIP) {
+            return rewrite(name, in, out, 1);
+        }
+        return spooledZip(in, (zip, spool) -> {
+            XlsxSanitizer workbook = new XlsxSanitizer(rules, pseudonyms, guard, instructions, limits, files.allowMacroWorkbooks());
+            String part = workbook.workbookPart(zip);
+            return part != null ? workbook.sanitize(zip, part, out) : archive(name, zip, out, 0);
+        });
+    }
+
     private SanitizationReport table(String name, char delimiter, InputStream in, OutputStream out) throws IOException {
         String extension = FormatDetector.extension(name);
         try {
@@ -112,13 +135,22 @@ final class FileRewriter {
 
     /** A zip is read from a private spool file: its directory is at its end, and a workbook's parts come in any order. */
     private SanitizationReport zip(String name, InputStream in, OutputStream out, int depth) throws IOException {
+        return spooledZip(in, (zip, spool) -> unpacked(name, zip, spool, out, depth));
+    }
+
+    /** What reads a zip once it is spooled. */
+    private interface ZipReader {
+        SanitizationReport read(ZipFile zip, Path spool) throws IOException;
+    }
+
+    private static SanitizationReport spooledZip(InputStream in, ZipReader reader) throws IOException {
         Path spool = Files.createTempFile("upload-", ".zip");
         try {
             try (OutputStream copy = Files.newOutputStream(spool)) {
                 in.transferTo(copy);
             }
             try (ZipFile zip = new ZipFile(spool.toFile())) {
-                return unpacked(name, zip, spool, out, depth);
+                return reader.read(zip, spool);
             } catch (ZipException | EOFException e) {
                 // A cut-short entry ends its inflater's input early: the file is broken, not the gateway.
                 throw unreadableZip();
@@ -157,7 +189,7 @@ final class FileRewriter {
     }
 
     private SanitizationReport archive(String name, ZipFile zip, OutputStream out, int depth) throws IOException {
-        if (files.archives() == PolicyProperties.ArchivePolicy.REFUSE) {
+        if (files.archives() == PolicyProperties.ArchivePolicy.REFUSE && !skill) {
             throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "The file '" + name + "' is a zip archive, which the "
                     + "policy refuses (gateway.policy.org.files.archives). Upload its files one by one.");
         }
@@ -167,10 +199,7 @@ final class FileRewriter {
         List<SanitizationReport.Part> entries = new ArrayList<>();
         for (ZipEntry entry : zip.stream().toList()) {
             String entryName = entry.getName();
-            if (entryName.startsWith("/") || entryName.contains("\\") || ("/" + entryName + "/").contains("/../")) {
-                throw new GatewayException(ErrorCode.INVALID_FILE, "The archive's entry '" + entryName + "' points outside the "
-                        + "archive. Pack the files again with relative names.");
-            }
+            requireRelative(entryName, "The archive's entry");
             archive.putNextEntry(new ZipEntry(entryName));
             if (!entry.isDirectory()) {
                 try (InputStream in = limits.limit(zip.getInputStream(entry), entry::getCompressedSize, "The entry " + entryName)) {
@@ -183,6 +212,14 @@ final class FileRewriter {
         }
         archive.finish();
         return SanitizationReport.combined("zip", entries);
+    }
+
+    /** @throws GatewayException {@code invalid_file} when a name inside an archive or a skill points outside it */
+    static void requireRelative(String name, String what) {
+        if (name.startsWith("/") || name.contains("\\") || ("/" + name + "/").contains("/../")) {
+            throw new GatewayException(ErrorCode.INVALID_FILE, what + " '" + name + "' points outside the "
+                    + "archive. Pack the files again with relative names.");
+        }
     }
 
     private static void refuseNested(String name, int depth) {

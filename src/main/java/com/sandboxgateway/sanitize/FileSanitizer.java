@@ -90,11 +90,32 @@ public final class FileSanitizer {
      */
     SanitizationReport sanitize(Exchange exchange, String filename, String location, InputStream content, OutputStream out,
                                 SanitizationRules rules) throws IOException {
+        return sanitize(exchange, filename, location, content, out, rules, false);
+    }
+
+    /**
+     * Reads one part of a skill through the rules, as {@link #sanitize} reads an upload, with the org's rules (no
+     * dataset profile): a zip is the whole bundle, read entry by entry, anything else one file of the skill named
+     * by its path in it. Text is read as text whatever its name (scripts, {@code SKILL.md}), each line scanned for
+     * credentials and planted instructions; data files are sanitized; programs, archives inside the bundle and
+     * binary files of types the policy does not list are refused.
+     *
+     * @param location where the bundle sat in the request ({@code skills[0].source}), or {@code null} for an upload
+     * @throws GatewayException when the part breaks a rule; nothing of it may then go upstream
+     */
+    public SanitizationReport sanitizeSkill(Exchange exchange, String name, String location, InputStream content,
+                                            OutputStream out) throws IOException {
+        FileRewriter.requireRelative(name, "The skill's file");
+        return sanitize(exchange, name, location, content, out, rules(null), true);
+    }
+
+    private SanitizationReport sanitize(Exchange exchange, String filename, String location, InputStream content, OutputStream out,
+                                        SanitizationRules rules, boolean skill) throws IOException {
         TextGuard guard = guards.get();
         InstructionCheck instructions = injection.forFile(exchange.principal().team());
         SanitizationReport report;
         try {
-            report = rewrite(filename, content, out, rules, guard, instructions);
+            report = rewrite(filename, content, out, rules, guard, instructions, skill);
         } finally {
             // A refused file's findings count as much as a sent one's: every finding is one record and one count.
             if (!guard.findings().isEmpty()) {
@@ -112,10 +133,11 @@ public final class FileSanitizer {
     }
 
     private SanitizationReport rewrite(String filename, InputStream content, OutputStream out, SanitizationRules rules,
-                                       TextGuard guard, InstructionCheck instructions) throws IOException {
+                                       TextGuard guard, InstructionCheck instructions, boolean skill) throws IOException {
         FileRewriter rewriter = new FileRewriter(files, rules, pseudonyms(), guard, instructions,
-                new TextFileGuard(scanner, secrets, pii, guard), json);
-        return rewriter.rewrite(filename, new SizeLimitedInputStream(content, files.maxUploadSize().toBytes()), out, 0);
+                new TextFileGuard(scanner, secrets, pii, guard), json, skill);
+        InputStream capped = new SizeLimitedInputStream(content, files.maxUploadSize().toBytes());
+        return skill ? rewriter.skillPart(filename, capped, out) : rewriter.rewrite(filename, capped, out, 0);
     }
 
     /** Null only when no column is pseudonymized, which the startup checks guarantee. */

@@ -41,10 +41,20 @@ final class FormatDetector {
 
     private final Collection<String> opaqueExtensions;
     private final JsonMapper json;
+    private final boolean textOfAnyName;
 
     FormatDetector(Collection<String> opaqueExtensions, JsonMapper json) {
+        this(opaqueExtensions, json, false);
+    }
+
+    /**
+     * @param textOfAnyName whether text that is no table or JSON data is read as text whatever its name (the
+     *        scripts and notes of a skill bundle), rather than only under a name on the opaque list
+     */
+    FormatDetector(Collection<String> opaqueExtensions, JsonMapper json, boolean textOfAnyName) {
         this.opaqueExtensions = opaqueExtensions;
         this.json = json;
+        this.textOfAnyName = textOfAnyName;
     }
 
     /**
@@ -99,7 +109,8 @@ final class FormatDetector {
             }
             case JSON -> {
                 if (object) {
-                    return Detected.of(FileFormat.JSONL);
+                    // A skill's configuration document is one object over many lines: text, not JSON Lines data.
+                    return Detected.of(textOfAnyName && !firstLineIsJsonObject(start, whole) ? FileFormat.TEXT : FileFormat.JSONL);
                 }
                 if (start.startsWith("[")) {
                     return Detected.of(FileFormat.JSON_ARRAY);
@@ -124,7 +135,7 @@ final class FormatDetector {
                 if (delimiter != null) {
                     return table(delimiter);
                 }
-                if (named == Named.OPAQUE) {
+                if (named == Named.OPAQUE || textOfAnyName) {
                     return Detected.of(FileFormat.TEXT);
                 }
                 throw unsupported(filename);

@@ -36,7 +36,7 @@ record Form(Map<String, String> fields, String filename, Blob file) {
         return new Form(fields, filename, file);
     }
 
-    private static String boundary(String contentType) {
+    static String boundary(String contentType) {
         for (String parameter : contentType.split(";")) {
             String trimmed = parameter.strip();
             if (trimmed.regionMatches(true, 0, "boundary=", 0, 9)) {

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * An offline stand-in for the OpenAI API surface that Code Interpreter uses (Responses, streaming,
- * Files, Containers, container files, Conversations), bound to 127.0.0.1: a small stateful fake of
+ * Files, Containers, container files, Conversations, Skills), bound to 127.0.0.1: a small stateful fake of
  * OpenAI's storage and a {@link PretendModel} that writes the code a prompt asks for.
  *
  * <p>It lets the gateway, its tests and a newcomer run the whole flow without an API key. Point an
@@ -59,6 +59,7 @@ public final class OfflineSimulator implements AutoCloseable {
         routes.addAll(new FilesApi(storage).routes());
         routes.addAll(containers.routes());
         routes.addAll(new ConversationsApi(storage).routes());
+        routes.addAll(new SkillsApi(storage).routes());
         try {
             return new OfflineSimulator(SimulatorServer.start(bind, port, routes), storage);
         } catch (IOException e) {

@@ -24,7 +24,8 @@ class TeamPoliciesTest {
             new PolicyProperties.Secrets(PolicyProperties.SecretsAction.BLOCK), new PolicyProperties.Pii(PolicyProperties.PiiAction.REPORT),
             new PolicyProperties.RateLimit(60, 10, 600), new PolicyProperties.Turns(20, 500, 0),
             new PolicyProperties.Spend(new BigDecimal("50")),
-            new PolicyProperties.Injection(PolicyProperties.InjectionAction.REPORT), PolicyProperties.UnknownInput.REFUSE);
+            new PolicyProperties.Injection(PolicyProperties.InjectionAction.REPORT), PolicyProperties.UnknownInput.REFUSE,
+            new PolicyProperties.Skills(List.of(), true, true));
 
     @Test
     void shouldGiveATeamWithoutSettingsTheOrgPolicy() {
@@ -40,7 +41,7 @@ class TeamPoliciesTest {
         EffectivePolicy policy = new TeamPolicies(new PolicyProperties(ORG, Map.of("analytics", new PolicyProperties.Team(
                 new PolicyProperties.TeamNetwork(List.of("api.example.com")), new PolicyProperties.TeamContainers(List.of("1g"), 5),
                 new PolicyProperties.Tools(List.of("code_interpreter")), new PolicyProperties.TeamRateLimit(30, null, null),
-                new PolicyProperties.TeamTurns(5, null), new PolicyProperties.TeamSpend(new BigDecimal("12.50")))))).of("analytics");
+                new PolicyProperties.TeamTurns(5, null), new PolicyProperties.TeamSpend(new BigDecimal("12.50")), null)))).of("analytics");
 
         assertThat(policy.allowedDomains()).extracting(DomainName::ascii).containsExactly("api.example.com");
         assertThat(policy.allowedMemoryLimits()).containsExactly("1g");
@@ -51,19 +52,19 @@ class TeamPoliciesTest {
 
     @Test
     void shouldRefuseToStartWhenATeamWidensTheOrg() {
-        assertWidens(new PolicyProperties.Team(new PolicyProperties.TeamNetwork(List.of("evil.org")), null, null, null, null, null),
+        assertWidens(new PolicyProperties.Team(new PolicyProperties.TeamNetwork(List.of("evil.org")), null, null, null, null, null, null),
                 "network.allowed-domains", "evil.org");
-        assertWidens(new PolicyProperties.Team(null, new PolicyProperties.TeamContainers(List.of("64g"), null), null, null, null, null),
+        assertWidens(new PolicyProperties.Team(null, new PolicyProperties.TeamContainers(List.of("64g"), null), null, null, null, null, null),
                 "containers.allowed-memory-limits", "64g");
-        assertWidens(new PolicyProperties.Team(null, new PolicyProperties.TeamContainers(null, 60), null, null, null, null),
+        assertWidens(new PolicyProperties.Team(null, new PolicyProperties.TeamContainers(null, 60), null, null, null, null, null),
                 "containers.max-idle-minutes", "60");
-        assertWidens(new PolicyProperties.Team(null, null, new PolicyProperties.Tools(List.of("web_search")), null, null, null),
+        assertWidens(new PolicyProperties.Team(null, null, new PolicyProperties.Tools(List.of("web_search")), null, null, null, null),
                 "tools.allowed", "web_search");
-        assertWidens(new PolicyProperties.Team(null, null, null, new PolicyProperties.TeamRateLimit(null, 11, null), null, null),
+        assertWidens(new PolicyProperties.Team(null, null, null, new PolicyProperties.TeamRateLimit(null, 11, null), null, null, null),
                 "rate-limit.burst", "11");
-        assertWidens(new PolicyProperties.Team(null, null, null, null, new PolicyProperties.TeamTurns(null, 501), null),
+        assertWidens(new PolicyProperties.Team(null, null, null, null, new PolicyProperties.TeamTurns(null, 501), null, null),
                 "turns.max-per-user-per-day", "501");
-        assertWidens(new PolicyProperties.Team(null, null, null, null, null, new PolicyProperties.TeamSpend(new BigDecimal("50.01"))),
+        assertWidens(new PolicyProperties.Team(null, null, null, null, null, new PolicyProperties.TeamSpend(new BigDecimal("50.01")), null),
                 "spend.max-usd-per-team-per-day", "50.01");
     }
 
@@ -71,7 +72,7 @@ class TeamPoliciesTest {
     void shouldRefuseToStartOnAnEntryThatIsNotADomain() {
         PolicyProperties.Org broken = new PolicyProperties.Org(ORG.files(), ORG.sanitization(),
                 new PolicyProperties.Network(List.of("https://pypi.org")), ORG.containers(), ORG.tools(), ORG.secrets(), ORG.pii(),
-                ORG.rateLimit(), ORG.turns(), ORG.spend(), ORG.injection(), ORG.unknownInput());
+                ORG.rateLimit(), ORG.turns(), ORG.spend(), ORG.injection(), ORG.unknownInput(), ORG.skills());
 
         assertThatThrownBy(() -> new TeamPolicies(new PolicyProperties(broken, Map.of())))
                 .hasMessageContaining("gateway.policy.org.network.allowed-domains").hasMessageContaining("https://pypi.org");

@@ -97,7 +97,7 @@ final class Rewriting {
                 .forFile("analytics");
         return new FileRewriter(files, rules, CsvSanitizerTest.PSEUDONYMIZER.session(), scanned ? guard : null, scanned ? instructions : null,
                 new TextFileGuard(scanner, PolicyProperties.SecretsAction.BLOCK, PolicyProperties.PiiAction.REPORT, guard),
-                JsonMapper.builder().build());
+                JsonMapper.builder().build(), false);
     }
 
     /** Where the last file held instructions aimed at a model. */

@@ -11,7 +11,8 @@ import tools.jackson.databind.node.ObjectNode;
  * gateway does not govern, as {@link RequestWalk} found them. Each place names its JSON path
  * ({@code input[2].output[0].text}), which refusals report as {@code param}.
  */
-public record InputPlaces(List<Text> texts, List<InlineFile> files, List<ObjectId> ids, List<Unsupported> unsupported) {
+public record InputPlaces(List<Text> texts, List<InlineFile> files, List<ObjectId> ids, List<Unsupported> unsupported,
+                          List<Skills> skills) {
 
     /** No body, or a route whose body carries no input. */
     public static final InputPlaces NONE = new InputPlaces(List.of(), List.of(), List.of(), List.of());
@@ -21,6 +22,20 @@ public record InputPlaces(List<Text> texts, List<InlineFile> files, List<ObjectI
         files = List.copyOf(files);
         ids = List.copyOf(ids);
         unsupported = List.copyOf(unsupported);
+        skills = List.copyOf(skills);
+    }
+
+    /** Places of a body that gives no container skills. */
+    public InputPlaces(List<Text> texts, List<InlineFile> files, List<ObjectId> ids, List<Unsupported> unsupported) {
+        this(texts, files, ids, unsupported, List.of());
+    }
+
+    /**
+     * The skills a container is given ({@code skills} of {@code POST /v1/containers} or of an auto container): each
+     * a {@code skill_reference} or an {@code inline} bundle, held to the skill policy by {@code ContainerSkills}. The
+     * walk already refused members of other types; an inline skill's name and description are among the texts.
+     */
+    public record Skills(ArrayNode list, String path) {
     }
 
     /**

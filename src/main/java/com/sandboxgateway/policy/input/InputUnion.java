@@ -30,6 +30,9 @@ public enum InputUnion {
     /** {@code outputs} of a replayed {@code code_interpreter_call}. */
     CODE_OUTPUT("code interpreter output", Set.of("logs", "image"), Set.of()),
 
+    /** {@code skills} of a created container or an auto container: a reference to a skill, or a skill inline. */
+    SKILL("skill", Set.of("skill_reference", "inline"), Set.of()),
+
     /** {@code Tool}. */
     TOOL("tool", Set.of("code_interpreter", "function", "custom"),
             Set.of("file_search", "computer", "computer_use_preview", "web_search", "web_search_2025_08_26", "mcp",

@@ -23,6 +23,7 @@ public final class RequestWalk {
     private final List<InputPlaces.InlineFile> files = new ArrayList<>();
     private final List<InputPlaces.ObjectId> ids = new ArrayList<>();
     private final List<InputPlaces.Unsupported> unsupported = new ArrayList<>();
+    private final List<InputPlaces.Skills> skills = new ArrayList<>();
 
     private RequestWalk() {
     }
@@ -62,7 +63,7 @@ public final class RequestWalk {
         return walk.places();
     }
 
-    /** The places of a {@code POST /v1/containers} body: its {@code file_ids} and {@code domain_secrets}. */
+    /** The places of a {@code POST /v1/containers} body: its {@code file_ids}, {@code domain_secrets} and {@code skills}. */
     public static InputPlaces ofContainerRequest(ObjectNode body) {
         RequestWalk walk = new RequestWalk();
         walk.containerSettings(body, "");
@@ -70,7 +71,7 @@ public final class RequestWalk {
     }
 
     private InputPlaces places() {
-        return new InputPlaces(texts, files, ids, unsupported);
+        return new InputPlaces(texts, files, ids, unsupported, skills);
     }
 
     private void items(JsonNode items, String at) {
@@ -292,7 +293,7 @@ public final class RequestWalk {
         }
     }
 
-    /** An auto container's or a created container's files and network secrets; {@code at} ends with a dot or is empty. */
+    /** An auto container's or a created container's files, network secrets and skills; {@code at} ends with a dot or is empty. */
     private void containerSettings(ObjectNode container, String at) {
         JsonNode fileIds = container.get("file_ids");
         for (int k = 0; fileIds != null && fileIds.isArray() && k < fileIds.size(); k++) {
@@ -303,6 +304,31 @@ public final class RequestWalk {
             if (secrets.get(k) instanceof ObjectNode secret) {
                 // A secret the sandbox may use on an allowed domain: credentials must not be plain here either.
                 text(secret, "value", at + "network_policy.domain_secrets[" + k + "].value", false);
+            }
+        }
+        skills(container.get("skills"), at + "skills");
+    }
+
+    /**
+     * A container's skills, for the skill rules; members of other types are not governed. The name and
+     * description of an inline skill reach the model's context, so they are texts like a prompt.
+     */
+    private void skills(JsonNode list, String at) {
+        if (!walkable(list, at, InputUnion.SKILL)) {
+            return;
+        }
+        skills.add(new InputPlaces.Skills((ArrayNode) list, at));
+        for (int k = 0; k < list.size(); k++) {
+            if (!(list.get(k) instanceof ObjectNode skill)) {
+                continue;
+            }
+            String type = skill.path("type").asString(null);
+            String place = at + "[" + k + "]";
+            if (!InputUnion.SKILL.governs(type)) {
+                unsupported.add(new InputPlaces.Unsupported(InputUnion.SKILL.displayName(), String.valueOf(type), place));
+            } else if (type.equals("inline")) {
+                text(skill, "name", place + ".name", true);
+                text(skill, "description", place + ".description", true);
             }
         }
     }

@@ -35,6 +35,8 @@ class InputUnionSpecTest {
                     "/ResponsePromptVariables/anyOf/0/additionalProperties/oneOf"),
             InputUnion.ANNOTATION, List.of("/Annotation/oneOf"),
             InputUnion.CODE_OUTPUT, List.of("/CodeInterpreterToolCall/properties/outputs/anyOf/0/items/oneOf"),
+            InputUnion.SKILL, List.of("/CreateContainerBody/properties/skills/items/oneOf",
+                    "/ContainerAutoParam/properties/skills/items/oneOf"),
             InputUnion.TOOL, List.of("/Tool/oneOf")));
 
     private static JsonNode schemas;

@@ -1,0 +1,145 @@
+package com.sandboxgateway.skills;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.ownership.Ownership;
+import com.sandboxgateway.policy.Decision;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.RequestStep;
+import com.sandboxgateway.policy.input.InputPlaces;
+import com.sandboxgateway.sanitize.FileSanitizer;
+import com.sandboxgateway.sanitize.SanitizationReport;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Holds the skills a container is given, wherever the request walk found a {@code skills} list, to the
+ * caller's {@link SkillPolicy}: a {@code skill_reference} must name a skill the policy lists or one the
+ * caller owns (anything else is {@code not_found}, as an unknown id: existence is never revealed); an
+ * {@code inline} skill's zip is decoded, read like an uploaded bundle ({@link FileSanitizer#sanitizeSkill})
+ * and sent on re-encoded.
+ */
+public final class ContainerSkills implements RequestStep {
+
+    private final SkillPolicies policies;
+    private final Ownership ownership;
+    private final FileSanitizer files;
+
+    public ContainerSkills(SkillPolicies policies, Ownership ownership, FileSanitizer files) {
+        this.policies = policies;
+        this.ownership = ownership;
+        this.files = files;
+    }
+
+    @Override
+    public Decision apply(Exchange exchange) {
+        for (InputPlaces.Skills skills : exchange.inputs().skills()) {
+            Decision decision = check(skills.list(), skills.path(), exchange);
+            if (decision instanceof Decision.Reject) {
+                return decision;
+            }
+        }
+        return Decision.PROCEED;
+    }
+
+    /**
+     * Checks one {@code skills} list of the request, rewriting its inline bundles in place.
+     *
+     * @param at the list's place in the body, e.g. {@code skills} or {@code tools[0].environment.skills}
+     */
+    public Decision check(ArrayNode skills, String at, Exchange exchange) {
+        SkillPolicy policy = policies.of(exchange.principal().team());
+        List<Integer> references = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        for (int k = 0; k < skills.size(); k++) {
+            JsonNode skill = skills.get(k);
+            String place = at + "[" + k + "]";
+            switch (skill.path("type").asString("")) {
+                case "skill_reference" -> {
+                    JsonNode id = skill.get("skill_id");
+                    if (id == null || !id.isString() || id.asString().isBlank()) {
+                        return Decision.reject(ErrorCode.INVALID_REQUEST, "A skill_reference names its skill in 'skill_id'.",
+                                place + ".skill_id");
+                    }
+                    if (!policy.allowed().contains(id.asString())) {
+                        references.add(k);
+                        ids.add(id.asString());
+                    }
+                }
+                case "inline" -> {
+                    if (!policy.allowInline()) {
+                        return Decision.reject(ErrorCode.TOOL_NOT_ALLOWED, "The gateway policy does not allow inline skills for "
+                                + "your team (gateway.policy.org.skills.allow-inline); upload the skill or use one the policy lists.",
+                                place);
+                    }
+                    try {
+                        inline((ObjectNode) skill, place, exchange);
+                    } catch (GatewayException refused) {
+                        String param = refused.param() != null ? refused.param() : place + ".source.data";
+                        return Decision.reject(refused.code(), place + ": " + refused.getMessage(), param);
+                    }
+                }
+                default -> { } // refused by the walk as a skill type the gateway does not govern
+            }
+        }
+        return references.isEmpty() ? Decision.PROCEED : owned(skills, at, references, ids, policy, exchange);
+    }
+
+    /** References to skills the policy does not list: each must be the caller's own, and uploaded skills allowed. */
+    private Decision owned(ArrayNode skills, String at, List<Integer> references, List<String> ids, SkillPolicy policy,
+                           Exchange exchange) {
+        Set<String> visible = ownership.visibleIds(ids, exchange.principal());
+        for (int i = 0; i < references.size(); i++) {
+            String id = ids.get(i);
+            String param = at + "[" + references.get(i) + "].skill_id";
+            if (!visible.contains(id)) {
+                return Decision.reject(ErrorCode.NOT_FOUND, "No such Skill object: " + id, param);
+            }
+            if (!policy.allowUploaded()) {
+                return Decision.reject(ErrorCode.TOOL_NOT_ALLOWED, "The gateway policy does not allow uploaded skills for your "
+                        + "team (gateway.policy.org.skills.allow-uploaded); use a skill the policy lists.", param);
+            }
+        }
+        return Decision.PROCEED;
+    }
+
+    private void inline(ObjectNode skill, String place, Exchange exchange) {
+        JsonNode source = skill.path("source");
+        JsonNode data = source.get("data");
+        if (!"base64".equals(source.path("type").asString(null)) || data == null || !data.isString()) {
+            throw new GatewayException(ErrorCode.INVALID_REQUEST, "An inline skill's source is {\"type\": \"base64\", "
+                    + "\"media_type\": \"application/zip\", \"data\": <the skill's zip, base64-encoded>}.", place + ".source", null);
+        }
+        byte[] zip;
+        try {
+            zip = Base64.getMimeDecoder().decode(data.asString());
+        } catch (IllegalArgumentException e) {
+            throw new GatewayException(ErrorCode.INVALID_REQUEST, "The inline skill's data is not valid base64.");
+        }
+        ByteArrayOutputStream sanitized = new ByteArrayOutputStream(zip.length);
+        SanitizationReport report;
+        try {
+            report = files.sanitizeSkill(exchange, "inline-skill.zip", place + ".source",
+                    new ByteArrayInputStream(zip), sanitized);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (!"zip".equals(report.format())) {
+            throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "An inline skill is a zip archive of the skill's "
+                    + "files; this data is " + report.format() + ".");
+        }
+        ((ObjectNode) source).put("data", Base64.getEncoder().encodeToString(sanitized.toByteArray()));
+        exchange.jsonEdited();
+    }
+}
