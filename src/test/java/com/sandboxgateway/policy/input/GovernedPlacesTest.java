@@ -12,6 +12,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -21,6 +23,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +36,7 @@ import com.openai.errors.BadRequestException;
 import com.openai.errors.NotFoundException;
 import com.openai.models.conversations.ConversationCreateParams;
 import com.openai.models.responses.ResponseCreateParams;
+import com.openai.models.skills.SkillCreateParams;
 import com.sandboxgateway.policy.input.InputPlaces.Kind;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
@@ -135,7 +140,11 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
                 tool("function", "{'type':'function','name':'f','strict':false,'description':'calls with $SECRET',"
                         + "'parameters':{'type':'object','properties':{}}}", "tools[0].description", null, null, null),
                 tool("custom", "{'type':'custom','name':'f','description':'calls with $SECRET'}", "tools[0].description",
-                        null, null, null));
+                        null, null, null),
+                // A bundle's files are proven in SkillsGovernedTest; here the texts and the id.
+                skill("inline", "{'type':'inline','name':'csv','description':'uses $SECRET','source':{'type':'base64',"
+                        + "'media_type':'application/zip','data':'UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA=='}}", "description", null, null),
+                skill("skill_reference", null, null, "{'type':'skill_reference','skill_id':'$ID'}", "skill_id"));
     }
 
     @Test
@@ -203,7 +212,7 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
         if (sample.withId() == null) {
             return;
         }
-        String bobs = bobsObject(sample.idKind());
+        String bobs = sample.union() == InputUnion.SKILL ? bobsSkill() : bobsObject(sample.idKind());
         openAi.resetRequests();
 
         assertThatThrownBy(() -> send(sample, sample.withId().replace("$ID", bobs)))
@@ -274,7 +283,7 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
     private void send(Sample sample, String member) {
         Object parsed = JSON.readValue(member.replace('\'', '"'), Object.class);
         ResponseCreateParams.Builder request = ResponseCreateParams.builder().model("gpt-4.1");
-        if (sample.union() == InputUnion.TOOL) {
+        if (sample.union() == InputUnion.TOOL || sample.union() == InputUnion.SKILL) {
             request.input("Plot revenue").putAdditionalBodyProperty("tools", JsonValue.from(List.of(parsed)));
         } else {
             request.putAdditionalBodyProperty("input", JsonValue.from(List.of(parsed)));
@@ -306,6 +315,23 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
         };
     }
 
+    /** A skill that Bob (another team) uploaded through the gateway. */
+    private String bobsSkill() throws IOException {
+        String skill = unique("skill_");
+        openAi.stubFor(post("/v1/skills").willReturn(okJson("{\"id\":\"" + skill + "\",\"object\":\"skill\",\"name\":\"s\","
+                + "\"description\":\"d\",\"created_at\":1741900000,\"default_version\":\"1\",\"latest_version\":\"1\"}")));
+        Path bundle = Files.createTempFile("skill", ".zip");
+        try {
+            try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(bundle))) {
+                zip.putNextEntry(new ZipEntry("s/SKILL.md"));
+                zip.write("---\nname: s\ndescription: d\n---\nSay hello.\n".getBytes(StandardCharsets.UTF_8));
+            }
+            return sdk(BOB_KEY).skills().create(SkillCreateParams.builder().files(bundle).build()).id();
+        } finally {
+            Files.delete(bundle);
+        }
+    }
+
     private static JsonNode sentBody() {
         List<String> bodies = new ArrayList<>();
         openAi.findAll(postRequestedFor(urlEqualTo("/v1/responses"))).forEach(request -> bodies.add(request.getBodyAsString()));
@@ -333,6 +359,17 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
         String at = "input[0].content[0].annotations[0].";
         return new Sample(InputUnion.ANNOTATION, type, cited(withSecret), secretAt == null ? null : at + secretAt, null, null,
                 cited(withId), idKind, idAt == null ? null : at + idAt);
+    }
+
+    /** A skill of a code-interpreter auto container; {@code secretAt} and {@code idAt} are relative to the skill. */
+    private static Sample skill(String type, String withSecret, String secretAt, String withId, String idAt) {
+        String at = "tools[0].container.skills[0].";
+        return new Sample(InputUnion.SKILL, type, inContainer(withSecret), secretAt == null ? null : at + secretAt, null, null,
+                inContainer(withId), null, idAt == null ? null : at + idAt);
+    }
+
+    private static String inContainer(String skill) {
+        return skill == null ? null : "{'type':'code_interpreter','container':{'type':'auto','skills':[" + skill + "]}}";
     }
 
     private static String cited(String annotation) {
