@@ -1,7 +1,9 @@
 package com.sandboxgateway.skills;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.delete;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
@@ -14,6 +16,7 @@ import static com.sandboxgateway.support.OpenAiStub.example;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import com.openai.core.JsonValue;
+import com.openai.core.http.HttpResponse;
 import com.openai.errors.BadRequestException;
 import com.openai.errors.NotFoundException;
 import com.openai.errors.OpenAIServiceException;
@@ -35,6 +39,9 @@ import com.openai.models.responses.InlineSkill;
 import com.openai.models.responses.InlineSkillSource;
 import com.openai.models.skills.Skill;
 import com.openai.models.skills.SkillCreateParams;
+import com.openai.models.skills.SkillUpdateParams;
+import com.openai.models.skills.versions.VersionCreateParams;
+import com.openai.models.skills.versions.VersionRetrieveParams;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
 import tools.jackson.databind.JsonNode;
@@ -44,6 +51,7 @@ import tools.jackson.databind.json.JsonMapper;
 class SkillsGovernedTest extends GatewayIntegrationTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String CONFIG = "{\n  \"chart\": \"bar\",\n  \"max_rows\": 1000\n}\n";
 
     @Test
     void shouldRefuseASkillHoldingACredentialWithNothingUpstream(@TempDir Path dir) throws Exception {
@@ -78,14 +86,16 @@ class SkillsGovernedTest extends GatewayIntegrationTest {
     void shouldSendADataFileOfTheSkillSanitized(@TempDir Path dir) throws Exception {
         stubCreated(unique("skill_"));
         Path bundle = write(dir, skill("csv-insights/data/customers.csv",
-                "customer_id,customer_ssn,amount\nC-1,123-45-6789,9.50\nC-2,987-65-4321,12.00\n"));
+                "customer_id,customer_ssn,amount\nC-1,123-45-6789,9.50\nC-2,987-65-4321,12.00\n",
+                "csv-insights/config.json", CONFIG));
 
         var raw = sdk(ALICE_KEY).skills().withRawResponse().create(SkillCreateParams.builder().files(bundle).build());
 
         assertThat(raw.headers().values("X-Gateway-Flags")).as("an ordinary SKILL.md is no planted instruction").isEmpty();
         assertThat(raw.headers().values("X-Gateway-Sanitized")).singleElement().asString().startsWith("format=zip; dropped=customer_ssn");
         Map<String, String> sent = entries(sentPart(openAi.findAll(postRequestedFor(urlEqualTo("/v1/skills"))).getFirst()));
-        assertThat(sent).containsEntry("csv-insights/SKILL.md", SkillBundles.SKILL_MD);
+        assertThat(sent).containsEntry("csv-insights/SKILL.md", SkillBundles.SKILL_MD)
+                .as("a configuration document is text, not JSON Lines data").containsEntry("csv-insights/config.json", CONFIG);
         assertThat(sent.get("csv-insights/data/customers.csv")).startsWith("customer_id,amount\n")
                 .doesNotContain("123-45-6789").doesNotContain("987-65-4321").doesNotContain("C-1");
     }
@@ -143,6 +153,36 @@ class SkillsGovernedTest extends GatewayIntegrationTest {
 
         JsonNode sent = JSON.readTree(openAi.findAll(postRequestedFor(urlEqualTo("/v1/containers"))).getFirst().getBodyAsString());
         assertThat(sent.at("/skills/0/skill_id").asString()).isEqualTo(alices);
+    }
+
+    @Test
+    void shouldServeTheOwnerEveryRouteOfTheirSkill(@TempDir Path dir) throws Exception {
+        String id = created(dir, ALICE_KEY);
+        String version = """
+                {"object": "skill.version", "id": "skillver_2", "skill_id": "%s", "version": "2", "created_at": 1767225600,
+                 "name": "csv-insights", "description": "Summarize a CSV file."}""".formatted(id);
+        openAi.stubFor(get("/v1/skills/" + id).willReturn(okJson(skillJson(id))));
+        openAi.stubFor(post("/v1/skills/" + id).willReturn(okJson(skillJson(id))));
+        openAi.stubFor(post("/v1/skills/" + id + "/versions").willReturn(okJson(version)));
+        openAi.stubFor(get("/v1/skills/" + id + "/versions/2").willReturn(okJson(version)));
+        openAi.stubFor(get("/v1/skills/" + id + "/content").willReturn(aResponse().withHeader("Content-Type", "application/zip")
+                .withBody(skill())));
+        openAi.stubFor(delete("/v1/skills/" + id).willReturn(okJson("""
+                {"object": "skill.deleted", "deleted": true, "id": "%s"}""".formatted(id))));
+        Path bundle = write(dir, skill());
+
+        assertThat(sdk(ALICE_KEY).skills().retrieve(id).id()).isEqualTo(id);
+        sdk(ALICE_KEY).skills().versions().create(id, VersionCreateParams.builder().files(bundle).default_(true).build());
+        sdk(ALICE_KEY).skills().update(id, SkillUpdateParams.builder().defaultVersion("2").build());
+        assertThat(sdk(ALICE_KEY).skills().versions().retrieve("2", VersionRetrieveParams.builder().skillId(id).build()).version())
+                .isEqualTo("2");
+        try (HttpResponse content = sdk(ALICE_KEY).skills().content().retrieve(id); InputStream body = content.body()) {
+            assertThat(entries(body.readAllBytes())).containsKey("csv-insights/SKILL.md");
+        }
+        assertThat(sdk(ALICE_KEY).skills().delete(id).deleted()).isTrue();
+
+        assertThatThrownBy(() -> sdk(ALICE_KEY).skills().retrieve(id)).as("a deleted skill is gone for its owner too")
+                .isInstanceOf(NotFoundException.class);
     }
 
     @Test
