@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import com.sandboxgateway.api.ErrorCode;
@@ -54,14 +56,15 @@ public final class ContainerSkills implements RequestStep {
     }
 
     /**
-     * Checks one {@code skills} list of the request, rewriting its inline bundles in place.
+     * Checks one {@code skills} list of the request, rewriting its inline bundles in place. The references are
+     * checked first, so no bundle is read for a request that is refused anyway.
      *
      * @param at the list's place in the body, e.g. {@code skills} or {@code tools[0].environment.skills}
      */
     public Decision check(ArrayNode skills, String at, Exchange exchange) {
         SkillPolicy policy = policies.of(exchange.principal().team());
-        List<Integer> references = new ArrayList<>();
-        List<String> ids = new ArrayList<>();
+        Map<String, String> unlisted = new LinkedHashMap<>();
+        List<Integer> inline = new ArrayList<>();
         for (int k = 0; k < skills.size(); k++) {
             JsonNode skill = skills.get(k);
             String place = at + "[" + k + "]";
@@ -73,8 +76,7 @@ public final class ContainerSkills implements RequestStep {
                                 place + ".skill_id");
                     }
                     if (!policy.allowed().contains(id.asString())) {
-                        references.add(k);
-                        ids.add(id.asString());
+                        unlisted.putIfAbsent(id.asString(), place + ".skill_id");
                     }
                 }
                 case "inline" -> {
@@ -83,32 +85,40 @@ public final class ContainerSkills implements RequestStep {
                                 + "your team (gateway.policy.org.skills.allow-inline); upload the skill or use one the policy lists.",
                                 place);
                     }
-                    try {
-                        inline((ObjectNode) skill, place, exchange);
-                    } catch (GatewayException refused) {
-                        String param = refused.param() != null ? refused.param() : place + ".source.data";
-                        return Decision.reject(refused.code(), place + ": " + refused.getMessage(), param);
-                    }
+                    inline.add(k);
                 }
                 default -> { } // refused by the walk as a skill type the gateway does not govern
             }
         }
-        return references.isEmpty() ? Decision.PROCEED : owned(skills, at, references, ids, policy, exchange);
+        Decision references = owned(unlisted, policy, exchange);
+        if (references instanceof Decision.Reject) {
+            return references;
+        }
+        for (int k : inline) {
+            String place = at + "[" + k + "]";
+            try {
+                inline((ObjectNode) skills.get(k), place, exchange);
+            } catch (GatewayException refused) {
+                String param = refused.param() != null ? refused.param() : place + ".source.data";
+                return Decision.reject(refused.code(), place + ": " + refused.getMessage(), param);
+            }
+        }
+        return Decision.PROCEED;
     }
 
-    /** References to skills the policy does not list: each must be the caller's own, and uploaded skills allowed. */
-    private Decision owned(ArrayNode skills, String at, List<Integer> references, List<String> ids, SkillPolicy policy,
-                           Exchange exchange) {
-        Set<String> visible = ownership.visibleIds(ids, exchange.principal());
-        for (int i = 0; i < references.size(); i++) {
-            String id = ids.get(i);
-            String param = at + "[" + references.get(i) + "].skill_id";
-            if (!visible.contains(id)) {
-                return Decision.reject(ErrorCode.NOT_FOUND, "No such Skill object: " + id, param);
+    /**
+     * References to skills the policy does not list, by id with where each was named: each must be the caller's
+     * own, and uploaded skills allowed.
+     */
+    private Decision owned(Map<String, String> unlisted, SkillPolicy policy, Exchange exchange) {
+        Set<String> visible = unlisted.isEmpty() ? Set.of() : ownership.visibleIds(unlisted.keySet(), exchange.principal());
+        for (Map.Entry<String, String> reference : unlisted.entrySet()) {
+            if (!visible.contains(reference.getKey())) {
+                return Decision.reject(ErrorCode.NOT_FOUND, "No such Skill object: " + reference.getKey(), reference.getValue());
             }
             if (!policy.allowUploaded()) {
                 return Decision.reject(ErrorCode.TOOL_NOT_ALLOWED, "The gateway policy does not allow uploaded skills for your "
-                        + "team (gateway.policy.org.skills.allow-uploaded); use a skill the policy lists.", param);
+                        + "team (gateway.policy.org.skills.allow-uploaded); use a skill the policy lists.", reference.getValue());
             }
         }
         return Decision.PROCEED;
