@@ -15,7 +15,7 @@ public record InputPlaces(List<Text> texts, List<InlineFile> files, List<ObjectI
                           List<Skills> skills) {
 
     /** No body, or a route whose body carries no input. */
-    public static final InputPlaces NONE = new InputPlaces(List.of(), List.of(), List.of(), List.of());
+    public static final InputPlaces NONE = new InputPlaces(List.of(), List.of(), List.of(), List.of(), List.of());
 
     public InputPlaces {
         texts = List.copyOf(texts);
@@ -23,11 +23,6 @@ public record InputPlaces(List<Text> texts, List<InlineFile> files, List<ObjectI
         ids = List.copyOf(ids);
         unsupported = List.copyOf(unsupported);
         skills = List.copyOf(skills);
-    }
-
-    /** Places of a body that gives no container skills. */
-    public InputPlaces(List<Text> texts, List<InlineFile> files, List<ObjectId> ids, List<Unsupported> unsupported) {
-        this(texts, files, ids, unsupported, List.of());
     }
 
     /**
