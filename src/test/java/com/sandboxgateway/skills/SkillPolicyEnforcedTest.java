@@ -8,15 +8,17 @@ import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.sandboxgateway.skills.SkillBundles.skill;
 import static com.sandboxgateway.support.OpenAiStub.example;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 
 import com.openai.errors.PermissionDeniedException;
@@ -25,12 +27,18 @@ import com.openai.models.containers.ContainerCreateParams;
 import com.openai.models.responses.InlineSkill;
 import com.openai.models.responses.InlineSkillSource;
 import com.openai.models.skills.SkillCreateParams;
+import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.ownership.ObjectKind;
+import com.sandboxgateway.ownership.OwnershipStore;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
 /** {@code gateway.policy.org.skills} and {@code injection.action: block} as the SDK meets them. */
 @TestPropertySource(properties = {"gateway.policy.org.injection.action=block", "gateway.policy.org.skills.allow-inline=false",
         "gateway.policy.org.skills.allowed=openai-spreadsheets", "gateway.policy.teams.finance.skills.allow-uploaded=false"})
 class SkillPolicyEnforcedTest extends GatewayIntegrationTest {
+
+    @Autowired
+    private OwnershipStore ownership;
 
     @Test
     void shouldBlockASkillWithPlantedInstructionsWithNothingUpstream(@TempDir Path dir) throws Exception {
@@ -65,6 +73,21 @@ class SkillPolicyEnforcedTest extends GatewayIntegrationTest {
         sdk(BOB_KEY).containers().create(ContainerCreateParams.builder().name("analysis").addReferenceSkill("openai-spreadsheets").build());
 
         openAi.verify(1, postRequestedFor(urlEqualTo("/v1/containers")));
+    }
+
+    @Test
+    void shouldRefuseAReferenceToAnUploadedSkillOfATeamThatMayNotUseThem() {
+        // Uploaded before the team's policy changed: the skill is Bob's, so refusing it reveals nothing.
+        String bobs = unique("skill_");
+        ownership.record(bobs, ObjectKind.SKILL, new Principal("bob", "finance", Set.of("user")), null, null);
+
+        assertThatThrownBy(() -> sdk(BOB_KEY).containers().create(ContainerCreateParams.builder().name("analysis")
+                .addReferenceSkill(bobs).build()))
+                .isInstanceOfSatisfying(PermissionDeniedException.class, e -> {
+                    assertThat(e.code()).hasValue("tool_not_allowed");
+                    assertThat(e.param()).hasValue("skills[0].skill_id");
+                });
+        openAi.verify(0, anyRequestedFor(anyUrl()));
     }
 
     @Test
