@@ -25,12 +25,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
@@ -217,7 +219,7 @@ class KilledGatewayTest {
     /** A streamed response read event by event on a thread of its own, until it ends or breaks. */
     private static final class CutStream {
 
-        final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<String> events = new CopyOnWriteArrayList<>();
         final CountDownLatch callCompleted = new CountDownLatch(1);
         volatile Exception failure;
         Thread reader;
@@ -230,7 +232,7 @@ class KilledGatewayTest {
 
         private void read(HttpClient http, HttpRequest request) {
             try {
-                HttpResponse<java.util.stream.Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
+                HttpResponse<Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
                 response.body().filter(line -> line.startsWith("event: ")).map(line -> line.substring(7)).forEach(event -> {
                     events.add(event);
                     // The code call's output item is done once the next item begins.
