@@ -33,6 +33,8 @@ public enum ErrorCode {
     AUDIT_UNAVAILABLE(503, "server_error"),
     /** Rate limits or budgets cannot be read (Redis down) and {@code gateway.state.on-failure} is {@code deny}. */
     STATE_UNAVAILABLE(503, "server_error"),
+    /** This replica is at {@code gateway.overload.max-in-flight} and the request found no place in time. */
+    OVERLOADED(503, "server_error"),
     UPSTREAM_TIMEOUT(504, "server_error"),
     INTERNAL_ERROR(500, "server_error");
 
@@ -66,7 +68,7 @@ public enum ErrorCode {
     public boolean worthRetrying() {
         return switch (this) {
             case RATE_LIMIT_EXCEEDED, UPSTREAM_ERROR, UPSTREAM_UNAVAILABLE, AUDIT_UNAVAILABLE, STATE_UNAVAILABLE,
-                 UPSTREAM_TIMEOUT, INTERNAL_ERROR -> true;
+                 OVERLOADED, UPSTREAM_TIMEOUT, INTERNAL_ERROR -> true;
             default -> false;
         };
     }

@@ -15,7 +15,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Where audit records wait while the database is unreachable: one JSON line per record, appended
  * and forced to disk before the write returns, so a record acknowledged to the request survives a
- * crash of the gateway. Not thread-safe; {@link SpoolingAuditLog} serializes access.
+ * crash of the gateway. A crash in the middle of an append leaves a last line without its newline: that
+ * record was never acknowledged, and opening the spool cuts it off, so the next append starts a line of
+ * its own. Not thread-safe; {@link SpoolingAuditLog} serializes access.
  */
 final class AuditSpool {
 
@@ -26,6 +28,30 @@ final class AuditSpool {
         Files.createDirectories(directory);
         this.file = directory.resolve("audit-spool.jsonl");
         this.records = new AuditRecordJson(json);
+        cutTornTail();
+    }
+
+    /** Truncates the file after its last newline: what follows is an append a crash cut short. */
+    private void cutTornTail() throws IOException {
+        if (!Files.exists(file)) {
+            return;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long end = channel.size();
+            ByteBuffer one = ByteBuffer.allocate(1);
+            while (end > 0) {
+                one.clear();
+                channel.read(one, end - 1);
+                if (one.get(0) == '\n') {
+                    break;
+                }
+                end--;
+            }
+            if (end < channel.size()) {
+                channel.truncate(end);
+                channel.force(true);
+            }
+        }
     }
 
     /** Appends and fsyncs; throws when the record could not be made durable. */
