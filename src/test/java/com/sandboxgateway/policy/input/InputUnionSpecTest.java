@@ -35,6 +35,8 @@ class InputUnionSpecTest {
                     "/ResponsePromptVariables/anyOf/0/additionalProperties/oneOf"),
             InputUnion.ANNOTATION, List.of("/Annotation/oneOf"),
             InputUnion.CODE_OUTPUT, List.of("/CodeInterpreterToolCall/properties/outputs/anyOf/0/items/oneOf"),
+            InputUnion.SHELL_ENVIRONMENT, List.of("/FunctionShellToolParam/properties/environment/anyOf/0/oneOf",
+                    "/FunctionShellCallItemParam/properties/environment/anyOf/0/oneOf"),
             InputUnion.TOOL, List.of("/Tool/oneOf")));
 
     private static JsonNode schemas;
