@@ -16,9 +16,9 @@ import com.sandboxgateway.review.HostPolicy;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The review signals of one executed code block: the flags of a static look at its code, with HTTP
- * targets checked against what the session's container may reach, and whether it makes its session run
- * away (more failed blocks in a row than {@code gateway.review.failure-streak}).
+ * The review signals of one executed code block or shell call: the flags of a static look at its code,
+ * with HTTP targets checked against what the session's container may reach, and whether it makes its
+ * session run away (more failed blocks or calls in a row than {@code gateway.review.failure-streak}).
  */
 final class CodeReview {
 
@@ -49,8 +49,16 @@ final class CodeReview {
     }
 
     Result review(Exchange exchange, JsonNode call, String code) {
-        List<CodeFlag> flags = new ArrayList<>(analyzer.analyze(code, hosts(exchange)));
-        CallOutcome outcome = CallOutcome.ofItem(call);
+        return judged(exchange, analyzer.analyze(code, hosts(exchange)), CallOutcome.ofItem(call));
+    }
+
+    /** A hosted shell call's commands, reviewed like a code block; its failures count in the same streak. */
+    Result reviewShell(Exchange exchange, List<String> commands, CallOutcome outcome) {
+        return judged(exchange, analyzer.analyzeShell(commands, hosts(exchange)), outcome);
+    }
+
+    private Result judged(Exchange exchange, List<CodeFlag> found, CallOutcome outcome) {
+        List<CodeFlag> flags = new ArrayList<>(found);
         int inARow = outcome.isFailure() ? failures.inARowOrZero(exchange.principal().user(), exchange.session()) + 1 : 0;
         if (inARow == failureStreak + 1) {
             flags.add(new CodeFlag(RUNAWAY, FAILURES_DETAIL + inARow));
@@ -94,6 +102,10 @@ final class CodeReview {
         for (JsonNode tool : exchange.json().path("tools")) {
             if ("code_interpreter".equals(tool.path("type").asString(null)) && tool.path("container").isObject()) {
                 return tool.path("container");
+            }
+            if ("shell".equals(tool.path("type").asString(null))
+                    && "container_auto".equals(tool.path("environment").path("type").asString(null))) {
+                return tool.path("environment");
             }
         }
         return null;

@@ -344,16 +344,16 @@ final class JdbcAuditStore {
         }
     }
 
-    /** Whether the record of this code-interpreter call is stored already. */
+    /** Whether the record of this code-interpreter or shell call is stored already. */
     boolean holdsCall(String callId) {
         return stored("call_id", callId);
     }
 
-    /** The details of the session's latest code-execution record, if it has one. */
+    /** The details of the session's latest code-execution or shell-call record, if it has one. */
     Optional<String> latestCodeDetails(String user, String session) {
         return jdbc.sql("""
-                SELECT details FROM audit_record WHERE session_id = :session AND user_name = :user AND kind = 'CODE_EXECUTION'
-                ORDER BY seq DESC LIMIT 1""").param("session", session).param("user", user).query(String.class).optional();
+                SELECT details FROM audit_record WHERE session_id = :session AND user_name = :user
+                AND kind IN ('CODE_EXECUTION', 'SHELL_EXECUTION') ORDER BY seq DESC LIMIT 1""").param("session", session).param("user", user).query(String.class).optional();
     }
 
     private static List<String> flags(String stored) {
