@@ -27,11 +27,10 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Records every code block and hosted shell call the sandbox executed, from whichever answer shows it
  * first: a created, fetched or cancelled response, or a stream's {@code response.output_item.done} (of the
- * {@code shell_call_output}, for a shell call). The record is
- * durable before the client sees the call (for streams: before the event that completes it is
- * relayed); a call already recorded is not recorded again. Each record carries its review flags
- * ({@link CodeReview}) and is counted in {@code gateway.code.executions} (shell calls in
- * {@code gateway.shell.executions}) and {@code gateway.code.flags}.
+ * {@code shell_call_output}, for a shell call). The record is durable before the client sees the call (for
+ * streams: before the event that completes it is relayed); a call already recorded is not recorded again.
+ * Each record carries its review flags ({@link CodeReview}) and is counted in {@code gateway.code.executions}
+ * (shell calls in {@code gateway.shell.executions}) and {@code gateway.code.flags}.
  */
 public final class CodeExecutionAuditor implements ResponseInspector {
 

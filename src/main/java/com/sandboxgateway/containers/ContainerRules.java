@@ -26,7 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class ContainerRules implements RequestStep {
 
     /** The tool name that, beside {@code shell}, lets shell commands run on the client ({@code environment.type: local}). */
-    public static final String SHELL_LOCAL = "shell-local";
+    private static final String SHELL_LOCAL = "shell-local";
 
     private final TeamPolicies policies;
 

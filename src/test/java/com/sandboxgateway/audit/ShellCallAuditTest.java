@@ -3,6 +3,7 @@ package com.sandboxgateway.audit;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
@@ -120,6 +121,23 @@ class ShellCallAuditTest extends GatewayIntegrationTest {
         assertThat(record.outputs()).contains("Could not resolve host");
         assertThat(record.responseId()).isEqualTo(response);
         assertThat(recordsOf(call)).as("response.completed repeats the call: still one record").hasSize(1);
+    }
+
+    @Test
+    void shouldCountAShellCallAsATurnOfItsSession() throws Exception {
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(shellResponse(unique("resp_"), unique("sh_"), unique("cntr_"))
+                .toString())));
+        String body = "{\"model\":\"gpt-5.1\",\"input\":\"ls\",\"tools\":[{\"type\":\"shell\",\"environment\":"
+                + "{\"type\":\"container_auto\"}}]}";
+
+        HttpResponse<String> answer = raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + ALICE_KEY)
+                .header("Content-Type", "application/json").header("X-Gateway-Session", unique("session-"))
+                .POST(HttpRequest.BodyPublishers.ofString(body)), "/v1/responses");
+
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(answer.headers().firstValue("X-Gateway-Turns-Remaining")).as("1,000 per session, one shell call").hasValue("999");
+        openAi.verify(postRequestedFor(urlEqualTo("/v1/responses")).withRequestBody(matchingJsonPath("$.max_tool_calls",
+                equalTo("1000"))));
     }
 
     @Test
