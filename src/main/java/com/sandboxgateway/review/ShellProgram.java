@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * Knows which programs fetch from the network, decode, interpret their input and install packages.
  *
  * @param name the program's file name ({@code /usr/bin/curl} is {@code curl})
- * @param args its arguments; redirections are the command's
+ * @param args its arguments
+ * @param command the simple command it was read from (its redirections and here-document)
  */
 record ShellProgram(String name, List<ShellScript.Word> args, ShellScript.Command command) {
 
