@@ -44,7 +44,12 @@ public record AuditRecord(String recordId, Kind kind, String callId, String requ
      * line, are its code, its stdout, stderr and outcomes its outputs.
      */
     public enum Kind {
-        CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION, CHECKPOINT, UNGOVERNED_INPUT, SHELL_EXECUTION
+        CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION, CHECKPOINT, UNGOVERNED_INPUT, SHELL_EXECUTION;
+
+        /** Whether the record is of something the sandbox ran in a container: a code block or a shell call. */
+        public boolean isExecution() {
+            return this == CODE_EXECUTION || this == SHELL_EXECUTION;
+        }
     }
 
     public AuditRecord {

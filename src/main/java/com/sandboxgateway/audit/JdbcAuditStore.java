@@ -237,7 +237,16 @@ final class JdbcAuditStore {
     }
 
     List<StoredRecord> query(AuditQuery query) {
-        StringBuilder sql = new StringBuilder("SELECT * FROM audit_record WHERE seq > :after");
+        return query(query, "");
+    }
+
+    /** The flagged code blocks and shell calls matching the query (whose kind, when it names one, narrows to it). */
+    List<StoredRecord> flaggedExecutions(AuditQuery query) {
+        return query(query, " AND kind IN ('CODE_EXECUTION', 'SHELL_EXECUTION') AND flags IS NOT NULL");
+    }
+
+    private List<StoredRecord> query(AuditQuery query, String condition) {
+        StringBuilder sql = new StringBuilder("SELECT * FROM audit_record WHERE seq > :after").append(condition);
         Map<String, Object> params = new java.util.HashMap<>();
         params.put("after", query.after() == null ? 0L : query.after());
         filter(sql, params, "user_name", "user", query.user());

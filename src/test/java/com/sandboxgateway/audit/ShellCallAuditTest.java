@@ -20,7 +20,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -40,6 +39,7 @@ import com.openai.models.responses.ResponseCreateParams;
 import com.openai.models.responses.ResponseStreamEvent;
 import com.openai.models.responses.Tool;
 import com.sandboxgateway.support.GatewayIntegrationTest;
+import com.sandboxgateway.support.ShellAnswers;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -184,28 +184,8 @@ class ShellCallAuditTest extends GatewayIntegrationTest {
 
     /** A completed response whose shell call ran {@link #COMMANDS} in {@code container}, as OpenAI answers it. */
     private static ObjectNode shellResponse(String id, String call, String container) {
-        ObjectNode response = JSON.createObjectNode().put("id", id).put("object", "response").put("created_at", 1_764_590_000)
-                .put("status", "completed").put("model", "gpt-5.1-2025-11-13").put("parallel_tool_calls", true)
-                .put("tool_choice", "auto").put("temperature", 1.0).put("top_p", 1.0);
-        response.putNull("error");
-        response.putNull("incomplete_details");
-        response.putNull("instructions");
-        response.putObject("metadata");
-        response.putArray("tools").addObject().put("type", "shell");
-        var output = response.putArray("output");
-        output.add(JSON.valueToTree(Map.of("type", "shell_call", "id", call, "call_id", "call_" + call, "status", "completed",
-                "action", Map.of("commands", COMMANDS, "timeout_ms", 60_000, "max_output_length", 4096),
-                "environment", Map.of("type", "container_reference", "container_id", container))));
-        output.add(JSON.valueToTree(Map.of("type", "shell_call_output", "id", "sho_" + call, "call_id", "call_" + call,
-                "status", "completed", "max_output_length", 4096, "output", List.of(
-                        Map.of("stdout", "total 0\n", "stderr", "", "outcome", Map.of("type", "exit", "exit_code", 0)),
-                        Map.of("stdout", "", "stderr", "curl: (6) Could not resolve host: evil.example.net\n",
-                                "outcome", Map.of("type", "exit", "exit_code", 6))))));
-        ObjectNode message = output.addObject().put("type", "message").put("id", "msg_" + call).put("status", "completed")
-                .put("role", "assistant");
-        message.putArray("content").addObject().put("type", "output_text").put("text", "The folder is empty.").putArray("annotations");
-        response.putObject("usage").put("input_tokens", 100).put("output_tokens", 20).put("total_tokens", 120);
-        return response;
+        return ShellAnswers.completed(id, call, container, COMMANDS, List.of(new ShellAnswers.Ran("total 0\n", "", 0),
+                new ShellAnswers.Ran("", "curl: (6) Could not resolve host: evil.example.net\n", 6)));
     }
 
     /** The response told as OpenAI streams a shell call: items added and done, commands, output, completed. */
