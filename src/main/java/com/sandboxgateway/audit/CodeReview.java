@@ -49,12 +49,12 @@ final class CodeReview {
     }
 
     Result review(Exchange exchange, JsonNode call, String code) {
-        return judged(exchange, analyzer.analyze(code, hosts(exchange)), CallOutcome.ofItem(call));
+        return judged(exchange, analyzer.analyze(code, hosts(exchange, "code_interpreter")), CallOutcome.ofItem(call));
     }
 
     /** A hosted shell call's commands, reviewed like a code block; its failures count in the same streak. */
     Result reviewShell(Exchange exchange, List<String> commands, CallOutcome outcome) {
-        return judged(exchange, analyzer.analyzeShell(commands, hosts(exchange)), outcome);
+        return judged(exchange, analyzer.analyzeShell(commands, hosts(exchange, "shell")), outcome);
     }
 
     private Result judged(Exchange exchange, List<CodeFlag> found, CallOutcome outcome) {
@@ -67,16 +67,17 @@ final class CodeReview {
     }
 
     /**
-     * What the block's container may reach: the request's auto container's {@code network_policy}
-     * (none or {@code disabled}: nothing) within the team's allowlist; for a container the request does
-     * not describe, the team's allowlist (empty: nothing).
+     * What a container of this tool ({@code code_interpreter} or {@code shell}) may reach: the auto container
+     * that the request's tool describes, by its {@code network_policy} (none or {@code disabled}: nothing)
+     * within the team's allowlist; for a container the request does not describe, the team's allowlist
+     * (empty: nothing). A request with both tools judges each tool's calls by that tool's own container.
      */
-    private HostPolicy hosts(Exchange exchange) {
+    private HostPolicy hosts(Exchange exchange, String tool) {
         EffectivePolicy team = teams.of(exchange.principal().team());
         if (team.allowedDomains().isEmpty()) {
             return HostPolicy.networkDisabled();
         }
-        JsonNode container = autoContainer(exchange);
+        JsonNode container = autoContainer(exchange, tool);
         if (container == null) {
             return HostPolicy.allowing(host -> admits(team.allowedDomains(), host));
         }
@@ -95,17 +96,17 @@ final class CodeReview {
         return HostPolicy.allowing(host -> admits(team.allowedDomains(), host) && admits(requested, host));
     }
 
-    private static JsonNode autoContainer(Exchange exchange) {
+    /** The auto container of the request's first tool of this type, or {@code null} when it names a container. */
+    private static JsonNode autoContainer(Exchange exchange, String type) {
         if (exchange.route().route() != Route.RESPONSES_CREATE || exchange.json() == null) {
             return null;
         }
         for (JsonNode tool : exchange.json().path("tools")) {
-            if ("code_interpreter".equals(tool.path("type").asString(null)) && tool.path("container").isObject()) {
-                return tool.path("container");
-            }
-            if ("shell".equals(tool.path("type").asString(null))
-                    && "container_auto".equals(tool.path("environment").path("type").asString(null))) {
-                return tool.path("environment");
+            if (type.equals(tool.path("type").asString(null))) {
+                JsonNode shell = tool.path("environment");
+                JsonNode code = tool.path("container");
+                return "shell".equals(type) ? ("container_auto".equals(shell.path("type").asString(null)) ? shell : null)
+                        : (code.isObject() ? code : null);
             }
         }
         return null;

@@ -43,6 +43,7 @@ import com.sandboxgateway.support.ShellAnswers;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -101,7 +102,7 @@ class ShellCallAuditTest extends GatewayIntegrationTest {
         String call = unique("sh_");
         String response = unique("resp_");
         openAi.stubFor(post("/v1/responses").willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
-                .withBody(events(shellResponse(response, call, unique("cntr_"))))));
+                .withBody(ShellAnswers.streamed(shellResponse(response, call, unique("cntr_"))))));
         boolean recordedBeforeOutputDone = false;
         int outputsDone = 0;
 
@@ -138,6 +139,37 @@ class ShellCallAuditTest extends GatewayIntegrationTest {
         assertThat(answer.headers().firstValue("X-Gateway-Turns-Remaining")).as("1,000 per session, one shell call").hasValue("999");
         openAi.verify(postRequestedFor(urlEqualTo("/v1/responses")).withRequestBody(matchingJsonPath("$.max_tool_calls",
                 equalTo("1000"))));
+    }
+
+    @Test
+    void shouldJudgeEachCallsHostsByItsOwnToolsContainerInARequestWithBoth() throws Exception {
+        String call = unique("sh_");
+        String block = unique("ci_");
+        String container = unique("cntr_");
+        ObjectNode answer = ShellAnswers.completed(unique("resp_"), call, container, List.of("curl -s https://pypi.org/simple/"),
+                List.of(new ShellAnswers.Ran("<html>", "", 0)));
+        ((ArrayNode) answer.path("output")).insertObject(0).put("type", "code_interpreter_call")
+                .put("id", block).put("status", "completed").put("container_id", container)
+                .put("code", "import requests\nrequests.get('https://pypi.org/simple/')").putArray("outputs");
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(answer.toString())));
+        String body = """
+                {"model":"gpt-5.1","input":"fetch the index","tools":[
+                 {"type":"code_interpreter","container":{"type":"auto"}},
+                 {"type":"shell","environment":{"type":"container_auto",
+                  "network_policy":{"type":"allowlist","allowed_domains":["pypi.org"]}}}]}""";
+
+        HttpResponse<String> created = raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + ALICE_KEY)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)), "/v1/responses");
+
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+        assertThat(hostDetail(recordOf(call))).as("the shell environment opens pypi.org").isEqualTo("host=pypi.org allowed=true");
+        AuditRecord code = store.query(new AuditQuery(null, null, null, null, null, null, "CODE_EXECUTION", null, null, 10_000))
+                .stream().map(StoredRecord::record).filter(record -> block.equals(record.callId())).findFirst().orElseThrow();
+        assertThat(hostDetail(code)).as("code interpreter's container has no network").isEqualTo("host=pypi.org allowed=false");
+    }
+
+    private static String hostDetail(AuditRecord record) {
+        return JSON.readTree(record.details()).path("flags").findValue("detail").asString();
     }
 
     @Test
@@ -186,39 +218,6 @@ class ShellCallAuditTest extends GatewayIntegrationTest {
     private static ObjectNode shellResponse(String id, String call, String container) {
         return ShellAnswers.completed(id, call, container, COMMANDS, List.of(new ShellAnswers.Ran("total 0\n", "", 0),
                 new ShellAnswers.Ran("", "curl: (6) Could not resolve host: evil.example.net\n", 6)));
-    }
-
-    /** The response told as OpenAI streams a shell call: items added and done, commands, output, completed. */
-    private static String events(ObjectNode response) {
-        StringBuilder sse = new StringBuilder();
-        int[] sequence = {0};
-        java.util.function.Consumer<ObjectNode> send = event -> sse.append("event: ").append(event.path("type").asString())
-                .append("\ndata: ").append(event.put("sequence_number", sequence[0]++)).append("\n\n");
-        ObjectNode started = response.deepCopy().put("status", "in_progress");
-        started.putArray("output");
-        send.accept(event("response.created").set("response", started));
-        JsonNode output = response.path("output");
-        for (int i = 0; i < output.size(); i++) {
-            JsonNode item = output.get(i);
-            send.accept(event("response.output_item.added").put("output_index", i).set("item", item));
-            for (int c = 0; c < item.path("action").path("commands").size(); c++) {
-                send.accept(event("response.shell_call_command.done").put("output_index", i).put("command_index", c)
-                        .put("command", item.path("action").path("commands").get(c).asString()));
-            }
-            for (int c = 0; c < item.path("output").size(); c++) {
-                ObjectNode done = event("response.shell_call_output_content.done").put("output_index", i)
-                        .put("item_id", item.path("id").asString()).put("command_index", c);
-                done.putArray("output").add(item.path("output").get(c));
-                send.accept(done);
-            }
-            send.accept(event("response.output_item.done").put("output_index", i).set("item", item));
-        }
-        send.accept(event("response.completed").set("response", response));
-        return sse.toString();
-    }
-
-    private static ObjectNode event(String type) {
-        return JSON.createObjectNode().put("type", type);
     }
 
     private AuditRecord recordOf(String call) {

@@ -2,7 +2,9 @@ package com.sandboxgateway.support;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -44,5 +46,38 @@ public final class ShellAnswers {
         message.putArray("content").addObject().put("type", "output_text").put("text", "The folder is empty.").putArray("annotations");
         response.putObject("usage").put("input_tokens", 100).put("output_tokens", 20).put("total_tokens", 120);
         return response;
+    }
+
+    /** The response told as OpenAI streams a shell call: items added and done, commands, output, completed. */
+    public static String streamed(ObjectNode response) {
+        StringBuilder sse = new StringBuilder();
+        int[] sequence = {0};
+        Consumer<ObjectNode> send = event -> sse.append("event: ").append(event.path("type").asString())
+                .append("\ndata: ").append(event.put("sequence_number", sequence[0]++)).append("\n\n");
+        ObjectNode started = response.deepCopy().put("status", "in_progress");
+        started.putArray("output");
+        send.accept(event("response.created").set("response", started));
+        JsonNode output = response.path("output");
+        for (int i = 0; i < output.size(); i++) {
+            JsonNode item = output.get(i);
+            send.accept(event("response.output_item.added").put("output_index", i).set("item", item));
+            for (int c = 0; c < item.path("action").path("commands").size(); c++) {
+                send.accept(event("response.shell_call_command.done").put("output_index", i).put("command_index", c)
+                        .put("command", item.path("action").path("commands").get(c).asString()));
+            }
+            for (int c = 0; c < item.path("output").size(); c++) {
+                ObjectNode done = event("response.shell_call_output_content.done").put("output_index", i)
+                        .put("item_id", item.path("id").asString()).put("command_index", c);
+                done.putArray("output").add(item.path("output").get(c));
+                send.accept(done);
+            }
+            send.accept(event("response.output_item.done").put("output_index", i).set("item", item));
+        }
+        send.accept(event("response.completed").set("response", response));
+        return sse.toString();
+    }
+
+    private static ObjectNode event(String type) {
+        return JSON.createObjectNode().put("type", type);
     }
 }
