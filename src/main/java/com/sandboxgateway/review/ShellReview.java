@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * {@code package_install}, {@code dynamic_exec_downloaded} ({@code curl ... | sh}, {@code eval "$(curl ...)"}),
  * {@code base64_obfuscation} ({@code base64 -d | sh}), {@code dynamic_exec} ({@code eval "$CMD"}) and
  * {@code outside_mnt_data} (a redirection, {@code tee}, {@code cp}, {@code mv}, ... writing outside the
- * rule's directories). {@code python -c} code and scripts fed to an interpreter on standard input are
+ * rule's directories; a relative path after {@code cd /etc} in the same command is under {@code /etc}). {@code python -c} code and scripts fed to an interpreter on standard input are
  * reviewed as Python or shell. {@code subprocess} is never raised: every shell command runs a program.
  * Flags the shell model does not know ({@code large_write}, an operator's own) are matched by their
  * {@code shell} patterns over each command's text. A flag the rules disable is not raised. Immutable and
@@ -42,6 +42,7 @@ final class ShellReview {
     private static final Pattern DEV_NET = Pattern.compile("/dev/(tcp|udp)/([^/\\s]+)");
     private static final Set<String> WRITERS_ALL = Set.of("tee", "touch", "mkdir", "rm", "rmdir", "truncate", "shred");
     private static final Set<String> WRITERS_LAST = Set.of("cp", "mv", "install", "ln", "rsync");
+    private static final Set<String> CHANGES_DIRECTORY = Set.of("cd", "pushd");
     private static final Set<String> SSH_VALUE_OPTIONS = Set.of("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l",
             "-m", "-O", "-o", "-p", "-P", "-Q", "-R", "-S", "-W", "-w");
     /** How deep nested scripts ({@code sh -c}, {@code eval}, substitutions) are followed. */
@@ -75,6 +76,8 @@ final class ShellReview {
         if (depth > MAX_DEPTH) {
             return;
         }
+        // Where the shell starts is not known; a relative write is judged once a cd says where it lands.
+        String directory = null;
         for (List<ShellScript.Command> pipeline : script.pipelines()) {
             for (int i = 0; i < pipeline.size(); i++) {
                 ShellScript.Command command = pipeline.get(i);
@@ -89,9 +92,34 @@ final class ShellReview {
                         pipedInto(pipeline.subList(0, i), found);
                     }
                 }
-                writes(command, program, found);
+                writes(command, program, directory, found);
+                if (pipeline.size() == 1) {
+                    directory = changedDirectory(program, directory);
+                }
             }
         }
+    }
+
+    /**
+     * Where {@code cd} or {@code pushd} leaves the script ({@code ~} without an operand), {@code null} when that
+     * is not known ({@code cd -}, an expansion); other commands leave it where it was. A {@code cd} inside a
+     * pipeline runs in a subshell and changes nothing.
+     */
+    private static String changedDirectory(ShellProgram program, String directory) {
+        if (program == null || !CHANGES_DIRECTORY.contains(program.name())) {
+            return directory;
+        }
+        List<ShellScript.Word> operands = program.operands();
+        if (operands.isEmpty()) {
+            return "~";
+        }
+        ShellScript.Word target = operands.getFirst();
+        return !target.literal() || target.text().equals("-") ? null : within(directory, target.text());
+    }
+
+    /** A path as seen from {@code directory} ({@code null}: unknown, the path stays relative). */
+    private static String within(String directory, String path) {
+        return directory == null || path.startsWith("/") || path.startsWith("~") ? path : directory + "/" + path;
     }
 
     /** What any word may show: a credential file, the environment of a process, a secret-named variable, a socket path. */
@@ -254,7 +282,7 @@ final class ShellReview {
     }
 
     /** Files the command writes: redirections, and the targets of tee, cp, mv, dd, touch, rm, curl -o, ... */
-    private void writes(ShellScript.Command command, ShellProgram program, ReportedFlags found) {
+    private void writes(ShellScript.Command command, ShellProgram program, String directory, ReportedFlags found) {
         List<ShellScript.Word> targets = new ArrayList<>();
         command.redirects().stream().filter(ShellScript.Redirect::writes).forEach(redirect -> targets.add(redirect.target()));
         if (program != null) {
@@ -273,7 +301,7 @@ final class ShellReview {
             }
         }
         for (ShellScript.Word target : targets) {
-            String outside = DEV_NET.matcher(target.text()).find() ? null : FileTarget.outside(target.text(), insideOf);
+            String outside = DEV_NET.matcher(target.text()).find() ? null : FileTarget.outside(within(directory, target.text()), insideOf);
             if (outside != null && !insideOf.isEmpty()) {
                 flag(found, OUTSIDE, "path=" + outside);
             }

