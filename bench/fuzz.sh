@@ -24,6 +24,7 @@ if [ ${#TARGETS[@]} -eq 0 ]; then
     'RequestWalkFuzzTest#bodiesAreWalkedOrRefused'
     'DomainNameFuzzTest#parsedNamesAreCanonical'
     'CodeReviewFuzzTest#anyCodeIsLexedAndReviewed'
+    'ShellReviewFuzzTest#anyCommandIsLexedAndReviewed'
     'SecretScannerFuzzTest#findingsAreOrderedDisjointAndRedacted'
   )
 fi

@@ -23,8 +23,8 @@ import org.springframework.util.MimeType;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code /actuator/audit} (admin role): query the trail by user, team, session, container, time and
- * review flag ({@code flag=env_access}), page by page, or export it as JSON Lines
+ * {@code /actuator/audit} (admin role): query the trail by user, team, session, container, time, kind
+ * ({@code kind=code}, {@code kind=shell}) and review flag ({@code flag=env_access}), page by page, or export it as JSON Lines
  * ({@code Accept: application/x-ndjson}, or {@code /actuator/audit/export}); {@code /actuator/audit/verify}
  * checks the chain. The transparency log: {@code /checkpoint} (the newest signed checkpoint, {@code text/plain};
  * {@code POST} signs one now), {@code /checkpoint/key} (the verifier key), {@code /proof/inclusion?seq=&size=}
@@ -150,17 +150,26 @@ class AuditEndpoint {
                 after, size);
     }
 
-    /** A record kind, in any case; an unknown one is refused with the list, so a typo does not read as "no records". */
+    /**
+     * A record kind, in any case, or {@code code} (executed code blocks) and {@code shell} (hosted shell calls);
+     * an unknown one is refused with the list, so a typo does not read as "no records".
+     */
     private static String kind(String value) {
         if (value == null) {
             return null;
+        }
+        if (value.equalsIgnoreCase("code")) {
+            return AuditRecord.Kind.CODE_EXECUTION.name();
+        }
+        if (value.equalsIgnoreCase("shell")) {
+            return AuditRecord.Kind.SHELL_EXECUTION.name();
         }
         for (AuditRecord.Kind kind : AuditRecord.Kind.values()) {
             if (kind.name().equalsIgnoreCase(value)) {
                 return kind.name();
             }
         }
-        throw new InvalidEndpointRequestException("kind must be one of " + Arrays.toString(AuditRecord.Kind.values())
+        throw new InvalidEndpointRequestException("kind must be code, shell or one of " + Arrays.toString(AuditRecord.Kind.values())
                 + ", not '" + value + "'", "bad kind");
     }
 

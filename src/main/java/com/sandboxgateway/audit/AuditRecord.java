@@ -11,12 +11,13 @@ import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.annotation.JsonSerialize;
 
 /**
- * One audit entry: an executed code block ({@link Kind#CODE_EXECUTION}) or a policy decision. Never
- * holds a secret, a pseudonymized value or a prompt; code and outputs are what the sandbox ran and
- * printed. Optional fields are {@code null} when they do not apply.
+ * One audit entry: an executed code block ({@link Kind#CODE_EXECUTION}), a hosted shell call
+ * ({@link Kind#SHELL_EXECUTION}) or a policy decision. Never holds a secret, a pseudonymized value or a
+ * prompt; code and outputs are what the sandbox ran and printed. Optional fields are {@code null} when they do not apply.
  *
  * @param recordId unique per record; replaying a spooled record twice stores it once
- * @param callId the {@code code_interpreter_call} id; one record per call, whichever path saw it first
+ * @param callId the {@code code_interpreter_call} or {@code shell_call} id; one record per call, whichever path
+ *        saw it first
  * @param outputs the call's outputs as JSON text; answered as JSON (see {@link EmbeddedJson}) unless cut to the cap
  * @param outputsTruncated the outputs were cut to the configured cap
  * @param details kind-specific facts as a JSON object (refusal code, sanitization counts, ...), answered as JSON
@@ -39,9 +40,17 @@ public record AuditRecord(String recordId, Kind kind, String callId, String requ
     /**
      * What an audit record is about. A file (uploaded, or sent inline in a request) holding instructions
      * aimed at a model carries that flag on its {@code SANITIZATION} record. A {@code CHECKPOINT} holds a
-     * signed head of the audit tree.
+     * signed head of the audit tree. A {@code SHELL_EXECUTION} is a hosted shell call: its commands, one per
+     * line, are its code, its stdout, stderr and outcomes its outputs.
      */
-    public enum Kind { CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION, CHECKPOINT, UNGOVERNED_INPUT }
+    public enum Kind {
+        CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION, CHECKPOINT, UNGOVERNED_INPUT, SHELL_EXECUTION;
+
+        /** Whether the record is of something the sandbox ran in a container: a code block or a shell call. */
+        public boolean isExecution() {
+            return this == CODE_EXECUTION || this == SHELL_EXECUTION;
+        }
+    }
 
     public AuditRecord {
         Objects.requireNonNull(recordId, "recordId");

@@ -42,6 +42,11 @@ public final class AuditTrail {
         return store.query(query);
     }
 
+    /** The flagged code blocks and shell calls matching the query, in chain order: what reviewers look at. */
+    public List<StoredRecord> flaggedExecutions(AuditQuery query) {
+        return store.flaggedExecutions(query);
+    }
+
     /** The record at this place in the chain, unless retention removed it or it never existed. */
     public Optional<StoredRecord> record(long seq) {
         return store.query(new AuditQuery(null, null, null, null, null, null, null, null, seq - 1, 1)).stream()

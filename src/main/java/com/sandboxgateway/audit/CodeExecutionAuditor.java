@@ -25,11 +25,12 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Records every code block the sandbox executed, from whichever answer shows it first: a created,
- * fetched or cancelled response, or a stream's {@code response.output_item.done}. The record is
- * durable before the client sees the call (for streams: before the event that completes it is
- * relayed); a call already recorded is not recorded again. Each record carries its review flags
- * ({@link CodeReview}) and is counted in {@code gateway.code.executions} and {@code gateway.code.flags}.
+ * Records every code block and hosted shell call the sandbox executed, from whichever answer shows it
+ * first: a created, fetched or cancelled response, or a stream's {@code response.output_item.done} (of the
+ * {@code shell_call_output}, for a shell call). The record is durable before the client sees the call (for
+ * streams: before the event that completes it is relayed); a call already recorded is not recorded again.
+ * Each record carries its review flags ({@link CodeReview}) and is counted in {@code gateway.code.executions}
+ * (shell calls in {@code gateway.shell.executions}) and {@code gateway.code.flags}.
  */
 public final class CodeExecutionAuditor implements ResponseInspector {
 
@@ -45,6 +46,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
     private final JsonMapper json;
     private final Clock clock;
     private final int maxOutputChars;
+    private final ShellCallRecords shellCalls;
 
     CodeExecutionAuditor(AuditLog auditLog, JdbcAuditStore store, CodeReview review, MeterRegistry meters, JsonMapper json,
                          Clock clock, int maxOutputChars) {
@@ -55,6 +57,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         this.json = json;
         this.clock = clock;
         this.maxOutputChars = maxOutputChars;
+        this.shellCalls = new ShellCallRecords(json, clock, maxOutputChars);
     }
 
     @Override
@@ -79,6 +82,21 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         }
         if ("response.output_item.done".equals(data.path("type").asString(null))) {
             recordCall(exchange, data.path("item"));
+            shellItemDone(exchange, data.path("item"));
+        }
+    }
+
+    /** A streamed shell call is recorded when its output is done, before that event is relayed. */
+    private void shellItemDone(Exchange exchange, JsonNode item) {
+        switch (item.path("type").asString("")) {
+            case "shell_call" -> exchange.shellCallStreamed(item);
+            case "shell_call_output" -> {
+                JsonNode call = exchange.takeStreamedShellCall(item.path("call_id").asString(null));
+                if (call != null) {
+                    recordShellCall(exchange, new ShellCallRecords.ShellCall(call, item));
+                }
+            }
+            default -> { }
         }
     }
 
@@ -89,6 +107,19 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         for (JsonNode item : response.path("output")) {
             recordCall(exchange, item);
         }
+        ShellCallRecords.inOutput(response.path("output")).forEach(call -> recordShellCall(exchange, call));
+    }
+
+    private void recordShellCall(Exchange exchange, ShellCallRecords.ShellCall call) {
+        String callId = call.id();
+        if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(callId)) {
+            return;
+        }
+        CodeReview.Result reviewed = review.reviewShell(exchange, call.commands(), call.outcome());
+        auditLog.record(shellCalls.record(exchange, call, reviewed, details(reviewed)));
+        String team = exchange.principal().team();
+        meters.counter("gateway.shell.executions", "team", team, "status", call.status()).increment();
+        reviewed.names().forEach(flag -> meters.counter("gateway.code.flags", "flag", flag, "team", team).increment());
     }
 
     private void recordCall(Exchange exchange, JsonNode item) {
@@ -111,7 +142,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
                 exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,
                 exchange.session(), exchange.responseId(), item.path("container_id").asString(null), exchange.model(),
                 status, code, sha256(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
-                truncated, details(reviewed, truncated), clock.instant(), reviewed.names()));
+                truncated, json.writeValueAsString(details(reviewed, truncated)), clock.instant(), reviewed.names()));
         meters.counter("gateway.code.executions", "team", team, "status", status).increment();
         reviewed.names().forEach(flag -> meters.counter("gateway.code.flags", "flag", flag, "team", team).increment());
     }
@@ -126,7 +157,15 @@ public final class CodeExecutionAuditor implements ResponseInspector {
     }
 
     /** Outcome, failure streak and flag details (hosts, paths, files; never the code's strings otherwise). */
-    private String details(CodeReview.Result reviewed, boolean truncated) {
+    private ObjectNode details(CodeReview.Result reviewed, boolean truncated) {
+        ObjectNode details = details(reviewed);
+        if (truncated) {
+            details.put("outputs_cap_chars", maxOutputChars);
+        }
+        return details;
+    }
+
+    private ObjectNode details(CodeReview.Result reviewed) {
         ObjectNode details = json.createObjectNode();
         details.put("outcome", reviewed.outcome().name().toLowerCase(java.util.Locale.ROOT));
         details.put(SessionFailures.FIELD, reviewed.failuresInARow());
@@ -136,13 +175,10 @@ public final class CodeExecutionAuditor implements ResponseInspector {
                 flags.addObject().put("flag", flag.flag()).put("detail", flag.detail());
             }
         }
-        if (truncated) {
-            details.put("outputs_cap_chars", maxOutputChars);
-        }
-        return json.writeValueAsString(details);
+        return details;
     }
 
-    private static String sha256(String code) {
+    static String sha256(String code) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(code.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {

@@ -16,9 +16,9 @@ import com.sandboxgateway.review.HostPolicy;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The review signals of one executed code block: the flags of a static look at its code, with HTTP
- * targets checked against what the session's container may reach, and whether it makes its session run
- * away (more failed blocks in a row than {@code gateway.review.failure-streak}).
+ * The review signals of one executed code block or shell call: the flags of a static look at its code,
+ * with HTTP targets checked against what the session's container may reach, and whether it makes its
+ * session run away (more failed blocks or calls in a row than {@code gateway.review.failure-streak}).
  */
 final class CodeReview {
 
@@ -49,8 +49,16 @@ final class CodeReview {
     }
 
     Result review(Exchange exchange, JsonNode call, String code) {
-        List<CodeFlag> flags = new ArrayList<>(analyzer.analyze(code, hosts(exchange)));
-        CallOutcome outcome = CallOutcome.ofItem(call);
+        return judged(exchange, analyzer.analyze(code, hosts(exchange, "code_interpreter")), CallOutcome.ofItem(call));
+    }
+
+    /** A hosted shell call's commands, reviewed like a code block; its failures count in the same streak. */
+    Result reviewShell(Exchange exchange, List<String> commands, CallOutcome outcome) {
+        return judged(exchange, analyzer.analyzeShell(commands, hosts(exchange, "shell")), outcome);
+    }
+
+    private Result judged(Exchange exchange, List<CodeFlag> found, CallOutcome outcome) {
+        List<CodeFlag> flags = new ArrayList<>(found);
         int inARow = outcome.isFailure() ? failures.inARowOrZero(exchange.principal().user(), exchange.session()) + 1 : 0;
         if (inARow == failureStreak + 1) {
             flags.add(new CodeFlag(RUNAWAY, FAILURES_DETAIL + inARow));
@@ -59,16 +67,17 @@ final class CodeReview {
     }
 
     /**
-     * What the block's container may reach: the request's auto container's {@code network_policy}
-     * (none or {@code disabled}: nothing) within the team's allowlist; for a container the request does
-     * not describe, the team's allowlist (empty: nothing).
+     * What a container of this tool ({@code code_interpreter} or {@code shell}) may reach: the auto container
+     * that the request's tool describes, by its {@code network_policy} (none or {@code disabled}: nothing)
+     * within the team's allowlist; for a container the request does not describe, the team's allowlist
+     * (empty: nothing). A request with both tools judges each tool's calls by that tool's own container.
      */
-    private HostPolicy hosts(Exchange exchange) {
+    private HostPolicy hosts(Exchange exchange, String tool) {
         EffectivePolicy team = teams.of(exchange.principal().team());
         if (team.allowedDomains().isEmpty()) {
             return HostPolicy.networkDisabled();
         }
-        JsonNode container = autoContainer(exchange);
+        JsonNode container = autoContainer(exchange, tool);
         if (container == null) {
             return HostPolicy.allowing(host -> admits(team.allowedDomains(), host));
         }
@@ -87,13 +96,17 @@ final class CodeReview {
         return HostPolicy.allowing(host -> admits(team.allowedDomains(), host) && admits(requested, host));
     }
 
-    private static JsonNode autoContainer(Exchange exchange) {
+    /** The auto container of the request's first tool of this type, or {@code null} when it names a container. */
+    private static JsonNode autoContainer(Exchange exchange, String type) {
         if (exchange.route().route() != Route.RESPONSES_CREATE || exchange.json() == null) {
             return null;
         }
         for (JsonNode tool : exchange.json().path("tools")) {
-            if ("code_interpreter".equals(tool.path("type").asString(null)) && tool.path("container").isObject()) {
-                return tool.path("container");
+            if (type.equals(tool.path("type").asString(null))) {
+                JsonNode shell = tool.path("environment");
+                JsonNode code = tool.path("container");
+                return "shell".equals(type) ? ("container_auto".equals(shell.path("type").asString(null)) ? shell : null)
+                        : (code.isObject() ? code : null);
             }
         }
         return null;

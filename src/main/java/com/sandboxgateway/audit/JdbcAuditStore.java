@@ -237,7 +237,16 @@ final class JdbcAuditStore {
     }
 
     List<StoredRecord> query(AuditQuery query) {
-        StringBuilder sql = new StringBuilder("SELECT * FROM audit_record WHERE seq > :after");
+        return query(query, "");
+    }
+
+    /** The flagged code blocks and shell calls matching the query (whose kind, when it names one, narrows to it). */
+    List<StoredRecord> flaggedExecutions(AuditQuery query) {
+        return query(query, " AND kind IN ('CODE_EXECUTION', 'SHELL_EXECUTION') AND flags IS NOT NULL");
+    }
+
+    private List<StoredRecord> query(AuditQuery query, String condition) {
+        StringBuilder sql = new StringBuilder("SELECT * FROM audit_record WHERE seq > :after").append(condition);
         Map<String, Object> params = new java.util.HashMap<>();
         params.put("after", query.after() == null ? 0L : query.after());
         filter(sql, params, "user_name", "user", query.user());
@@ -344,16 +353,16 @@ final class JdbcAuditStore {
         }
     }
 
-    /** Whether the record of this code-interpreter call is stored already. */
+    /** Whether the record of this code-interpreter or shell call is stored already. */
     boolean holdsCall(String callId) {
         return stored("call_id", callId);
     }
 
-    /** The details of the session's latest code-execution record, if it has one. */
+    /** The details of the session's latest code-execution or shell-call record, if it has one. */
     Optional<String> latestCodeDetails(String user, String session) {
         return jdbc.sql("""
-                SELECT details FROM audit_record WHERE session_id = :session AND user_name = :user AND kind = 'CODE_EXECUTION'
-                ORDER BY seq DESC LIMIT 1""").param("session", session).param("user", user).query(String.class).optional();
+                SELECT details FROM audit_record WHERE session_id = :session AND user_name = :user
+                AND kind IN ('CODE_EXECUTION', 'SHELL_EXECUTION') ORDER BY seq DESC LIMIT 1""").param("session", session).param("user", user).query(String.class).optional();
     }
 
     private static List<String> flags(String stored) {

@@ -106,7 +106,7 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
         }
     }
 
-    /** A finished response's tokens, and the container sessions its code ran in. */
+    /** A finished response's tokens, and the container sessions its code and shell commands ran in. */
     private void chargeResponse(Exchange exchange, JsonNode response) {
         String id = response.path("id").asString(null);
         JsonNode usage = response.path("usage");
@@ -122,9 +122,7 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
         }
         String tier = requestedTier(exchange, response);
         for (JsonNode item : response.path("output")) {
-            if ("code_interpreter_call".equals(item.path("type").asString(null))) {
-                chargeContainer(exchange, item.path("container_id").asString(null), tier);
-            }
+            chargeContainer(exchange, ResponseObjects.containerOf(item), tier);
         }
     }
 
@@ -176,18 +174,8 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
      */
     private static String requestedTier(Exchange exchange, JsonNode response) {
         JsonNode request = exchange.json();
-        String tier = autoContainerTier(request != null ? request.path("tools") : response.path("tools"));
+        String tier = ResponseObjects.autoContainerTier(request != null ? request.path("tools") : response.path("tools"));
         return tier != null ? tier : DEFAULT_TIER;
-    }
-
-    private static String autoContainerTier(JsonNode tools) {
-        for (JsonNode tool : tools) {
-            JsonNode container = tool.path("container");
-            if ("code_interpreter".equals(tool.path("type").asString(null)) && container.isObject()) {
-                return container.path("memory_limit").asString(null);
-            }
-        }
-        return null;
     }
 
     private Counter counter(String team, LocalDate day) {

@@ -28,13 +28,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Turn budgets: a turn is one {@code code_interpreter_call} executed upstream. Before a response is
- * created, turns are reserved atomically from the session's and the user's daily budget, and the request's
- * {@code max_tool_calls} is lowered to what was reserved, so concurrent requests cannot overshoot. Once the
- * answer shows the executed count (a plain answer, a stream's final event, or a background response
- * fetched or cancelled later, on any replica) the reservation is settled to it. A reservation whose
- * request never reached the upstream is given back; one whose outcome is unknown (a cut stream) stays
- * charged. Every answer that passed the earlier steps says {@code X-Gateway-Turns-Remaining}.
+ * Turn budgets: a turn is one {@code code_interpreter_call} or {@code shell_call} executed upstream. Before a
+ * response is created, turns are reserved atomically from the session's and the user's daily budget, and the
+ * request's {@code max_tool_calls} is lowered to what was reserved, so concurrent requests cannot
+ * overshoot. Once the answer shows the executed count (a plain answer, a stream's final event, or a
+ * background response fetched or cancelled later, on any replica) the reservation is settled to it. A
+ * reservation whose request never reached the upstream is given back; one whose outcome is unknown (a cut
+ * stream) stays charged. Every answer that passed the earlier steps says {@code X-Gateway-Turns-Remaining}.
  */
 public final class TurnBudget implements RequestStep, ResponseInspector {
 
@@ -70,7 +70,7 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             return Decision.PROCEED;
         }
         JsonNode clientMax = request.get("max_tool_calls");
-        long wanted = !ResponseObjects.offersCodeInterpreter(request) ? 0
+        long wanted = !ResponseObjects.offersCodeExecution(request) ? 0
                 : clientMax != null && clientMax.canConvertToLong() ? Math.min(clientMax.asLong(), limits.turnsPerSession())
                 : limits.turnsPerSession();
         String session;
@@ -90,8 +90,8 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
         // before that, and must not read as if every reserved turn were spent.
         exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(Math.max(0, left + grant.granted())));
         if (wanted > 0 && grant.granted() == 0) {
-            return Decision.reject(ErrorCode.TURN_BUDGET_EXHAUSTED, "No code-interpreter turns left: a session may execute "
-                    + limits.turnsPerSession() + " code blocks and a user " + limits.turnsPerUserPerDay()
+            return Decision.reject(ErrorCode.TURN_BUDGET_EXHAUSTED, "No turns left: a session may execute "
+                    + limits.turnsPerSession() + " code blocks or shell calls and a user " + limits.turnsPerUserPerDay()
                     + " per day (UTC). Start a new session, or retry tomorrow.");
         }
         if (wanted > 0 && (clientMax == null || clientMax.asLong() > grant.granted())) {
@@ -191,7 +191,7 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             return;
         }
         String responseId = response.path("id").asString(exchange.responseId());
-        int executed = ResponseObjects.codeCalls(response);
+        int executed = ResponseObjects.toolTurns(response);
         List<Counter> reserved = reservationCounters(exchange, reservation);
         try {
             counters.add(reserved, executed - reservation.reserved());
@@ -233,7 +233,7 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
                         teams.of(exchange.principal()).limits());
                 exchange.sessionResolved(charge.session());
                 if (charge.turns() == null && ResponseObjects.isTerminal(response)) {
-                    int executed = ResponseObjects.codeCalls(response);
+                    int executed = ResponseObjects.toolTurns(response);
                     counters.add(chargeCounters, executed - charge.reserved());
                     if (store.settle(responseId, executed)) {
                         meters.counter("gateway.turns.used", "team", charge.team()).increment(executed);
@@ -273,12 +273,7 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
                 throw new StateUnavailableException("the session of the previous response could not be read", e);
             }
         }
-        for (JsonNode tool : request.path("tools")) {
-            if ("code_interpreter".equals(tool.path("type").asString(null)) && tool.path("container").isString()) {
-                return tool.path("container").asString();
-            }
-        }
-        return null;
+        return ResponseObjects.namedContainer(request);
     }
 
     /** The counters a reservation took from; a session that did not exist yet had no counter. */

@@ -9,7 +9,7 @@ import java.util.Map;
 import com.sandboxgateway.audit.AuditRecord;
 import com.sandboxgateway.console.Reviews.Review;
 
-/** The review queue page: its filter form and the table of flagged blocks. */
+/** The review queue page: its filter form and the table of flagged code blocks and shell calls. */
 final class QueueView {
 
     private QueueView() {
@@ -25,7 +25,7 @@ final class QueueView {
         if (problem != null) {
             body.append("<p role=\"alert\" class=\"problem\">").append(esc(problem)).append("</p>\n");
         } else if (page.entries().isEmpty()) {
-            body.append("<p role=\"status\">No flagged code blocks match.</p>\n");
+            body.append("<p role=\"status\">No flagged code blocks or shell calls match.</p>\n");
         } else {
             body.append(table(page.entries()));
         }
@@ -39,9 +39,11 @@ final class QueueView {
 
     private static String filterForm(Map<String, String> form) {
         String state = form.getOrDefault("state", "open");
+        String kind = form.getOrDefault("kind", "all");
         return """
                 <form method="get" action="%s" class="filters" aria-label="Filter the queue">
                 <div><label for="flag">Flag</label><input id="flag" name="flag" value="%s" placeholder="env_access"></div>
+                <div><label for="kind">Kind</label><select id="kind" name="kind">%s</select></div>
                 <div><label for="team">Team</label><input id="team" name="team" value="%s"></div>
                 <div><label for="user">User</label><input id="user" name="user" value="%s"></div>
                 <div><label for="since">From (UTC)</label><input id="since" name="since" value="%s" placeholder="2026-12-01T09:00:00Z"></div>
@@ -49,7 +51,9 @@ final class QueueView {
                 <div><label for="state">Show</label><select id="state" name="state">%s</select></div>
                 <div><button type="submit">Apply filters</button></div>
                 </form>
-                """.formatted(Layout.BASE, esc(form.get("flag")), esc(form.get("team")), esc(form.get("user")),
+                """.formatted(Layout.BASE, esc(form.get("flag")),
+                option("all", "Code blocks and shell calls", kind) + option("code", "Code blocks", kind) + option("shell", "Shell calls", kind),
+                esc(form.get("team")), esc(form.get("user")),
                 esc(form.get("since")), esc(form.get("until")),
                 option("open", "Not reviewed yet", state) + option("reviewed", "Reviewed", state) + option("all", "All", state));
     }
@@ -64,7 +68,8 @@ final class QueueView {
             AuditRecord record = entry.stored().record();
             rows.append("<tr data-call-id=\"").append(esc(record.callId())).append("\">")
                     .append("<td><a href=\"").append(Layout.BASE).append("/records/").append(entry.stored().seq())
-                    .append("\">Block #").append(entry.stored().seq()).append("</a></td>")
+                    .append("\">#").append(entry.stored().seq()).append("</a></td>")
+                    .append("<td>").append(RecordView.noun(record.kind())).append("</td>")
                     .append("<td><time datetime=\"").append(record.createdAt()).append("\">").append(record.createdAt()).append("</time></td>")
                     .append("<td>").append(esc(record.user())).append("</td><td>").append(esc(record.team())).append("</td>")
                     .append("<td>").append(flags(record.flags())).append("</td>")
@@ -72,8 +77,8 @@ final class QueueView {
                     .append("<td>").append(reviewState(entry.reviews())).append("</td></tr>\n");
         }
         return """
-                <table><caption>Flagged code blocks, oldest first</caption>
-                <thead><tr><th scope="col">Block</th><th scope="col">Executed (UTC)</th><th scope="col">User</th>\
+                <table><caption>Flagged code blocks and shell calls, oldest first</caption>
+                <thead><tr><th scope="col">Record</th><th scope="col">Kind</th><th scope="col">Executed (UTC)</th><th scope="col">User</th>\
                 <th scope="col">Team</th><th scope="col">Flags</th><th scope="col">Status</th><th scope="col">Review</th></tr></thead>
                 <tbody>
                 %s</tbody></table>

@@ -14,7 +14,7 @@ import com.sandboxgateway.console.Reviews.Review;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One audited record: its facts, flags, highlighted code, outputs, chain link, Merkle tree status, session
+ * One audited record: its facts, flags, highlighted code (or a shell call's commands), outputs, chain link, Merkle tree status, session
  * timeline and reviews.
  */
 final class RecordView {
@@ -29,7 +29,7 @@ final class RecordView {
 
     static String render(ConsoleUser user, Model model) {
         AuditRecord record = model.stored().record();
-        String title = (record.kind() == AuditRecord.Kind.CODE_EXECUTION ? "Code block #" : "Record #") + model.stored().seq();
+        String title = noun(record.kind()) + " #" + model.stored().seq();
         StringBuilder body = new StringBuilder();
         if (model.notice() != null) {
             body.append("<p role=\"status\" class=\"notice\">").append(esc(model.notice())).append("</p>\n");
@@ -37,9 +37,7 @@ final class RecordView {
         body.append(facts(model.stored()));
         body.append(flagSection(record, model.details()));
         if (record.code() != null) {
-            body.append("<section aria-labelledby=\"code-h\"><h2 id=\"code-h\">Code</h2>\n<pre class=\"code\" tabindex=\"0\" ")
-                    .append("aria-label=\"Executed Python code\"><code>").append(PythonHighlighter.highlight(record.code()))
-                    .append("</code></pre></section>\n");
+            body.append(code(record));
         }
         body.append(outputs(model.outputs(), record.outputsTruncated()));
         if (model.files() != null) {
@@ -50,6 +48,23 @@ final class RecordView {
         body.append(timeline(model.stored(), model.timeline()));
         body.append(reviews(user, model.stored(), model.reviews()));
         return Layout.page(title, user, body.toString());
+    }
+
+    /** What the record is of, as its page's title and the queue name it. */
+    static String noun(AuditRecord.Kind kind) {
+        return switch (kind) {
+            case CODE_EXECUTION -> "Code block";
+            case SHELL_EXECUTION -> "Shell call";
+            default -> "Record";
+        };
+    }
+
+    /** A code block's Python, highlighted, or a shell call's commands, one per line, as they ran. */
+    private static String code(AuditRecord record) {
+        boolean shell = record.kind() == AuditRecord.Kind.SHELL_EXECUTION;
+        return "<section aria-labelledby=\"code-h\"><h2 id=\"code-h\">" + (shell ? "Commands" : "Code") + "</h2>\n"
+                + "<pre class=\"code\" tabindex=\"0\" aria-label=\"" + (shell ? "Executed shell commands" : "Executed Python code")
+                + "\"><code>" + (shell ? esc(record.code()) : PythonHighlighter.highlight(record.code())) + "</code></pre></section>\n";
     }
 
     private static String facts(StoredRecord stored) {
@@ -90,6 +105,7 @@ final class RecordView {
             html.append("<p class=\"notice\">The outputs were cut to the audit's size cap; this is what was kept.</p>\n");
         }
         int image = 0;
+        int command = 0;
         for (Output output : outputs) {
             switch (output) {
                 case Output.Logs logs -> html.append("<h3>Logs</h3><pre class=\"logs\" tabindex=\"0\">").append(esc(logs.text())).append("</pre>\n");
@@ -98,10 +114,25 @@ final class RecordView {
                         .append(image).append("</figcaption></figure>\n");
                 case Output.NamedImage named -> html.append("<p>Image ").append(++image).append(": <code>").append(esc(named.reference()))
                         .append("</code> (not fetched by the console)</p>\n");
+                case Output.Command ran -> html.append(commandOutput(++command, ran));
                 case Output.Kept kept -> html.append("<pre class=\"logs\" tabindex=\"0\">").append(esc(kept.text())).append("</pre>\n");
             }
         }
         return html.append("</section>\n").toString();
+    }
+
+    /** The stdout, stderr and outcome of a shell call's {@code number}th command. */
+    private static String commandOutput(int number, Output.Command ran) {
+        StringBuilder html = new StringBuilder("<h3>Command ").append(number).append(": ").append(esc(ran.outcome())).append("</h3>\n");
+        if (!ran.stdout().isEmpty()) {
+            html.append("<pre class=\"logs stdout\" tabindex=\"0\" aria-label=\"Standard output of command ").append(number)
+                    .append("\">").append(esc(ran.stdout())).append("</pre>\n");
+        }
+        if (!ran.stderr().isEmpty()) {
+            html.append("<pre class=\"logs stderr\" tabindex=\"0\" aria-label=\"Standard error of command ").append(number)
+                    .append("\">").append(esc(ran.stderr())).append("</pre>\n");
+        }
+        return html.toString();
     }
 
     private static String files(StoredRecord stored, ContainerFiles.Listing listing) {

@@ -50,13 +50,13 @@ final class ReviewHandlers {
 
     ServerResponse queue(ServerRequest request) {
         Map<String, String> form = new LinkedHashMap<>();
-        for (String name : List.of("flag", "team", "user", "since", "until", "state")) {
+        for (String name : List.of("flag", "kind", "team", "user", "since", "until", "state")) {
             request.param(name).map(String::strip).filter(value -> !value.isEmpty()).ifPresent(value -> form.put(name, value));
         }
         ConsoleUser user = ConsoleUser.of(request);
         ReviewQueue.Filter filter;
         try {
-            filter = new ReviewQueue.Filter(flag(form.get("flag")), form.get("team"), form.get("user"),
+            filter = new ReviewQueue.Filter(flag(form.get("flag")), kind(form.get("kind")), form.get("team"), form.get("user"),
                     instant(form.get("since"), "From"), instant(form.get("until"), "Until"), state(form.get("state")),
                     request.param("after").map(ReviewHandlers::cursor).orElse(null));
         } catch (IllegalArgumentException e) {
@@ -74,7 +74,7 @@ final class ReviewHandlers {
         AuditRecord record = stored.record();
         RecordView.Model model = new RecordView.Model(stored, trail.link(stored), trail.treeStatus(stored), reviews.of(stored), timeline(stored),
                 CodeOutputs.read(record.outputs(), json),
-                record.kind() == AuditRecord.Kind.CODE_EXECUTION ? files.list(record.team(), record.containerId()) : null,
+                record.kind().isExecution() ? files.list(record.team(), record.containerId()) : null,
                 json.readTree(stored.record().details() == null ? "{}" : stored.record().details()),
                 request.param("reviewed").isPresent() ? "Your review was recorded in the audit trail." : null);
         return html(HttpStatus.OK, RecordView.render(ConsoleUser.of(request), model));
@@ -82,7 +82,7 @@ final class ReviewHandlers {
 
     /** An image of the record's own container (never another's: the container comes from the record). */
     ServerResponse image(ServerRequest request) {
-        Optional<ContainerFiles.Image> image = stored(request).filter(stored -> stored.record().kind() == AuditRecord.Kind.CODE_EXECUTION)
+        Optional<ContainerFiles.Image> image = stored(request).filter(stored -> stored.record().kind().isExecution())
                 .flatMap(stored -> files.image(stored.record().team(), stored.record().containerId(), request.pathVariable("file")));
         if (image.isEmpty()) {
             return html(HttpStatus.NOT_FOUND, Layout.page("No such image", ConsoleUser.of(request),
@@ -169,6 +169,16 @@ final class ReviewHandlers {
             throw new IllegalArgumentException("A flag is a name such as env_access (lower case letters, digits, '_').");
         }
         return flag;
+    }
+
+    /** Code blocks ({@code code}), shell calls ({@code shell}) or both ({@code all}, or none given). */
+    private static AuditRecord.Kind kind(String kind) {
+        return switch (kind == null ? "all" : kind) {
+            case "all" -> null;
+            case "code" -> AuditRecord.Kind.CODE_EXECUTION;
+            case "shell" -> AuditRecord.Kind.SHELL_EXECUTION;
+            default -> throw new IllegalArgumentException("Kind is one of code, shell or all.");
+        };
     }
 
     private static ReviewQueue.State state(String state) {

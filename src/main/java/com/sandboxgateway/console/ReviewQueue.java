@@ -12,9 +12,10 @@ import com.sandboxgateway.audit.StoredRecord;
 import com.sandboxgateway.console.Reviews.Review;
 
 /**
- * The flagged code blocks, oldest first, as pages of {@link #PAGE_SIZE}: every executed block carrying at
- * least one review flag (or the one asked for), narrowed by team, user and time, and by whether someone
- * reviewed it already. A page reads at most {@link ConsoleProperties#queueScanLimit()} records.
+ * The flagged code blocks and shell calls, oldest first, as pages of {@link #PAGE_SIZE}: every executed block
+ * or shell call carrying at least one review flag (or the one asked for), narrowed by kind, team, user and
+ * time, and by whether someone reviewed it already. A page reads at most
+ * {@link ConsoleProperties#queueScanLimit()} records.
  */
 final class ReviewQueue {
 
@@ -36,11 +37,10 @@ final class ReviewQueue {
         Long cursor = filter.after();
         int scanned = 0;
         while (scanned < scanLimit) {
-            List<StoredRecord> read = trail.query(new AuditQuery(filter.user(), filter.team(), null, null, filter.since(),
-                    filter.until(), AuditRecord.Kind.CODE_EXECUTION.name(), filter.flag(), cursor, READ));
-            List<StoredRecord> flagged = read.stream().filter(stored -> !stored.record().flags().isEmpty()).toList();
-            Map<String, List<Review>> reviewed = reviews.ofAll(flagged);
-            for (StoredRecord stored : flagged) {
+            List<StoredRecord> read = trail.flaggedExecutions(new AuditQuery(filter.user(), filter.team(), null, null,
+                    filter.since(), filter.until(), filter.kind() == null ? null : filter.kind().name(), filter.flag(), cursor, READ));
+            Map<String, List<Review>> reviewed = reviews.ofAll(read);
+            for (StoredRecord stored : read) {
                 List<Review> of = reviewed.getOrDefault(stored.record().recordId(), List.of());
                 if (filter.state().admits(of)) {
                     entries.add(new Entry(stored, of));
@@ -67,11 +67,15 @@ final class ReviewQueue {
         }
     }
 
-    /** The queue's filters; {@code null} filters nothing, {@code after} is the cursor of the previous page. */
-    record Filter(String flag, String team, String user, Instant since, Instant until, State state, Long after) {
+    /**
+     * The queue's filters; {@code null} filters nothing, {@code kind} is {@code CODE_EXECUTION} or
+     * {@code SHELL_EXECUTION}, {@code after} is the cursor of the previous page.
+     */
+    record Filter(String flag, AuditRecord.Kind kind, String team, String user, Instant since, Instant until, State state,
+                  Long after) {
     }
 
-    /** A flagged block and its reviews. */
+    /** A flagged block or shell call and its reviews. */
     record Entry(StoredRecord stored, List<Review> reviews) {
     }
 

@@ -20,10 +20,13 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Holds what a request asks of the sandbox to the caller's team policy: tool types, container memory
- * tiers and network allowlists (in {@code tools[].container} and {@code POST /v1/containers}), and no
- * container file sent as model input.
+ * tiers and network allowlists (in {@code tools[].container}, a shell's {@code tools[].environment} and
+ * {@code POST /v1/containers}), and no container file sent as model input.
  */
 public final class ContainerRules implements RequestStep {
+
+    /** The tool name that, beside {@code shell}, lets shell commands run on the client ({@code environment.type: local}). */
+    private static final String SHELL_LOCAL = "shell-local";
 
     private final TeamPolicies policies;
 
@@ -50,14 +53,33 @@ public final class ContainerRules implements RequestStep {
                 return Decision.reject(ErrorCode.TOOL_NOT_ALLOWED, "Your team may not use the tool type '" + type
                         + "'. Allowed: " + String.join(", ", new TreeSet<>(policy.allowedTools())) + ".", "tools[" + i + "].type");
             }
-            if (tool.path("container").isObject()) {
-                Decision decision = container(tool.path("container"), "tools[" + i + "].container.", policy);
-                if (decision instanceof Decision.Reject) {
-                    return decision;
-                }
+            Decision decision = "shell".equals(type) ? shellEnvironment(tool.path("environment"), "tools[" + i + "].environment", policy)
+                    : tool.path("container").isObject() ? container(tool.path("container"), "tools[" + i + "].container.", policy)
+                    : Decision.PROCEED;
+            if (decision instanceof Decision.Reject) {
+                return decision;
             }
         }
         return containerFilesAsInput(exchange);
+    }
+
+    /**
+     * A hosted shell's auto container is held to the rules of code interpreter's; a referenced container's
+     * owner is checked with the request's other ids. Commands run on the client's machine (an environment
+     * of type {@code local}, or none) are out of the gateway's sight: only with {@code shell-local} allowed.
+     */
+    private static Decision shellEnvironment(JsonNode environment, String at, EffectivePolicy policy) {
+        String type = environment.path("type").asString("local");
+        if ("container_auto".equals(type)) {
+            return container(environment, at + ".", policy);
+        }
+        if ("local".equals(type) && !policy.allowedTools().contains(SHELL_LOCAL)) {
+            return Decision.reject(ErrorCode.TOOL_NOT_ALLOWED, "Your team may not run shell commands on the client's own machine"
+                    + " (a shell environment of type 'local', or none): the gateway cannot see them. Use environment type"
+                    + " 'container_auto' or 'container_reference', or ask the platform team to allow '" + SHELL_LOCAL + "'.",
+                    at + ".type");
+        }
+        return Decision.PROCEED;
     }
 
     private static Decision container(JsonNode container, String at, EffectivePolicy policy) {
@@ -105,7 +127,7 @@ public final class ContainerRules implements RequestStep {
             if (id.kind() == InputPlaces.Kind.FILE && id.id().startsWith("cfile_")) {
                 return Decision.reject(ErrorCode.CONTAINER_FILE_NOT_INPUT_FILE, "input_file cannot carry a container file ("
                         + id.id() + "). Download it through GET /v1/containers/{container_id}/files/"
-                        + "{file_id}/content, or give the container to the code_interpreter tool.", id.path());
+                        + "{file_id}/content, or give the container to the code_interpreter or shell tool.", id.path());
             }
         }
         return Decision.PROCEED;

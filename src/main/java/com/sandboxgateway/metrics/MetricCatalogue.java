@@ -25,7 +25,7 @@ final class MetricCatalogue implements MeterFilter {
             Map.entry(UPSTREAM_LATENCY, "Time until OpenAI's answer began, by route"),
             Map.entry("gateway.policy.refusals", "Errors the gateway answered itself, by error code and team"),
             Map.entry("gateway.ratelimit.decisions", "Rate-limit bucket decisions, by scope (user, team) and outcome"),
-            Map.entry("gateway.turns.used", "Executed code-interpreter calls, as settled against turn budgets"),
+            Map.entry("gateway.turns.used", "Executed code-interpreter and shell calls, as settled against turn budgets"),
             Map.entry("gateway.tokens", "Input and output tokens of finished responses"),
             Map.entry("gateway.spend.usd", "Estimated spend in USD (tokens and container sessions)"),
             Map.entry("gateway.sanitized.files", "Uploads and inline files that passed sanitization"),
@@ -33,7 +33,8 @@ final class MetricCatalogue implements MeterFilter {
             Map.entry("gateway.sanitized.columns", "Columns dropped or pseudonymized in sanitized files"),
             Map.entry("gateway.findings", "Credentials, personal data and planted instructions found, by kind and rule"),
             Map.entry("gateway.code.executions", "Audited code blocks, by status"),
-            Map.entry("gateway.code.flags", "Review flags raised on executed code, once per block and flag"),
+            Map.entry("gateway.shell.executions", "Audited hosted shell calls, by status"),
+            Map.entry("gateway.code.flags", "Review flags raised on executed code and shell calls, once per call and flag"),
             Map.entry("gateway.audit.writes", "Audit records written, by where they went"),
             Map.entry("gateway.audit.replays", "Spooled audit records replayed into the store"),
             Map.entry("gateway.audit.spool.depth", "Audit records waiting in the spool"));

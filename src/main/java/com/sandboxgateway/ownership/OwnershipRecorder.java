@@ -90,13 +90,14 @@ public final class OwnershipRecorder implements ResponseInspector {
 
     /**
      * An output item (message, tool call, reasoning, ...) is the caller's, so only they can replay or
-     * reference it; a code-interpreter call in an auto container started that container for them, and the
-     * container files a message cites were made by that code for them, so replaying the message works for
-     * them alone.
+     * reference it; a code-interpreter call in an auto container (a shell call names it in {@code environment})
+     * started that container for them, and the container files a message cites were made by that code for
+     * them, so replaying the message works for them alone.
      */
     private void recordItem(Exchange exchange, JsonNode item, String parentId) {
         record(exchange, item.get("id"), ObjectKind.ITEM, parentId, null);
         record(exchange, item.get("container_id"), ObjectKind.CONTAINER, null, null);
+        record(exchange, item.path("environment").get("container_id"), ObjectKind.CONTAINER, null, null);
         for (JsonNode part : item.path("content")) {
             for (JsonNode annotation : part.path("annotations")) {
                 if ("container_file_citation".equals(annotation.path("type").asString(null))) {

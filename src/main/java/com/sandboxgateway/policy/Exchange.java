@@ -1,5 +1,6 @@
 package com.sandboxgateway.policy;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,6 +11,7 @@ import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.policy.input.InputPlaces;
 import com.sandboxgateway.policy.input.RequestWalk;
 
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -37,6 +39,7 @@ public final class Exchange {
     private TurnReservation turnReservation;
     private final Set<String> auditedCalls = new HashSet<>();
     private final Set<String> ownedObjects = new HashSet<>();
+    private final Map<String, JsonNode> streamedShellCalls = new HashMap<>();
 
     public Exchange(String requestId, Principal principal, RouteMatch route, String path, String rawQuery, String session,
                     String datasetProfile, RequestBody body) {
@@ -187,9 +190,22 @@ public final class Exchange {
         this.model = model;
     }
 
-    /** Marks a code-interpreter call as audited by this exchange; false if it already was. */
+    /** Marks a code-interpreter or shell call as audited by this exchange; false if it already was. */
     public boolean firstAuditOf(String callId) {
         return auditedCalls.add(callId);
+    }
+
+    /** A stream's finished {@code shell_call} item, kept until its {@code shell_call_output} arrives to be audited with it. */
+    public void shellCallStreamed(JsonNode call) {
+        String callId = call.path("call_id").asString(null);
+        if (callId != null) {
+            streamedShellCalls.put(callId, call);
+        }
+    }
+
+    /** The streamed {@code shell_call} of this model call id, once; {@code null} when the stream showed none. */
+    public JsonNode takeStreamedShellCall(String callId) {
+        return callId == null ? null : streamedShellCalls.remove(callId);
     }
 
     /** Marks an object as recorded for its owner by this exchange; false if it already was (a stream repeats ids). */

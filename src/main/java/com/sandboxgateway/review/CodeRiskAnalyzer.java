@@ -24,11 +24,13 @@ public final class CodeRiskAnalyzer {
     private static final int DEFAULT_MAX_DETAILS_PER_FLAG = 8;
 
     private final CodeRules rules;
+    private final ShellReview shell;
     private final int maxFlags;
     private final int maxDetailsPerFlag;
 
     private CodeRiskAnalyzer(CodeRules rules) {
         this.rules = rules;
+        this.shell = new ShellReview(rules);
         this.maxFlags = rules.limits().maxFlags() > 0 ? rules.limits().maxFlags() : DEFAULT_MAX_FLAGS;
         this.maxDetailsPerFlag = rules.limits().maxDetailsPerFlag() > 0 ? rules.limits().maxDetailsPerFlag() : DEFAULT_MAX_DETAILS_PER_FLAG;
     }
@@ -52,6 +54,18 @@ public final class CodeRiskAnalyzer {
         for (FlagRule flag : rules.flags()) {
             review.check(flag, found);
         }
+        return found.toList(maxFlags, maxDetailsPerFlag);
+    }
+
+    /**
+     * The flags the commands of a hosted {@code shell} call raise ({@link ShellReview}), with the same names,
+     * order and limits as {@link #analyze}.
+     *
+     * @param hosts as for {@link #analyze}
+     */
+    public List<CodeFlag> analyzeShell(List<String> commands, HostPolicy hosts) {
+        ReportedFlags found = new ReportedFlags(hosts == null ? HostPolicy.networkDisabled() : hosts);
+        shell.review(List.copyOf(commands), found);
         return found.toList(maxFlags, maxDetailsPerFlag);
     }
 }

@@ -12,7 +12,8 @@
  *   <li>{@link com.sandboxgateway.review.CodeRiskAnalyzer} takes a static look at each executed Python
  *       block with the rules of {@link com.sandboxgateway.review.CodeRules} and returns
  *       {@link com.sandboxgateway.review.CodeFlag}s; HTTP targets are checked against a
- *       {@link com.sandboxgateway.review.HostPolicy}.</li>
+ *       {@link com.sandboxgateway.review.HostPolicy}; {@code analyzeShell} does the same for the commands of a
+ *       hosted {@code shell} call (a small shell lexer, the same flag names).</li>
  *   <li>{@link com.sandboxgateway.review.CallOutcome} tells whether a {@code code_interpreter_call}
  *       failed, for counting failures in a row.</li>
  * </ul>

@@ -136,7 +136,7 @@ final class PretendModel {
         return new Run(code, logs, true, false);
     }
 
-    private static String url(String prompt) {
+    static String url(String prompt) {
         Matcher url = URL.matcher(prompt);
         return url.find() ? url.group() : "https://" + host(prompt) + "/data.json";
     }
@@ -150,7 +150,7 @@ final class PretendModel {
         return host.find() ? host.group() : "api.example.com";
     }
 
-    private static boolean mentions(String asked, String... words) {
+    static boolean mentions(String asked, String... words) {
         for (String word : words) {
             if (asked.contains(word)) {
                 return true;

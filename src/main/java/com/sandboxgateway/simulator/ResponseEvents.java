@@ -9,7 +9,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A finished response told as OpenAI streams it: {@code response.created}, each code block's item, code
- * deltas and interpreter states, the message's part, text and citation, {@code response.completed}. Events
+ * deltas and interpreter states, each shell call's commands and output, the message's part, text and
+ * citation, {@code response.completed}. Events
  * are spaced by a pause, so a client sees them arrive one by one, as it would from OpenAI.
  */
 final class ResponseEvents {
@@ -32,10 +33,11 @@ final class ResponseEvents {
             JsonNode output = response.path("output");
             for (int index = 0; index < output.size(); index++) {
                 JsonNode item = output.get(index);
-                if ("code_interpreter_call".equals(item.path("type").asString())) {
-                    codeCall(events, index, item);
-                } else {
-                    message(events, index, item);
+                switch (item.path("type").asString()) {
+                    case "code_interpreter_call" -> codeCall(events, index, item);
+                    case "shell_call" -> shellCall(events, index, item);
+                    case "shell_call_output" -> shellCallOutput(events, index, item);
+                    default -> message(events, index, item);
                 }
             }
             events.send(event("response.completed").set("response", response));
@@ -56,6 +58,43 @@ final class ResponseEvents {
         events.send(ofItem("response.code_interpreter_call_code.done", index, id).put("code", code));
         events.send(ofItem("response.code_interpreter_call.interpreting", index, id));
         events.send(ofItem("response.code_interpreter_call.completed", index, id));
+        events.send(event("response.output_item.done").put("output_index", index).set("item", item));
+    }
+
+    /** A shell call: its item, each command added, streamed and done, then the finished item. */
+    private void shellCall(Sequence events, int index, JsonNode item) throws IOException {
+        ObjectNode started = ((ObjectNode) item).deepCopy().put("status", "in_progress");
+        ((ObjectNode) started.path("action")).putArray("commands");
+        events.send(event("response.output_item.added").put("output_index", index).set("item", started));
+        JsonNode commands = item.path("action").path("commands");
+        for (int c = 0; c < commands.size(); c++) {
+            String command = commands.get(c).asString();
+            events.send(event("response.shell_call_command.added").put("output_index", index).put("command_index", c)
+                    .put("command", ""));
+            events.send(event("response.shell_call_command.delta").put("output_index", index).put("command_index", c)
+                    .put("delta", command));
+            events.send(event("response.shell_call_command.done").put("output_index", index).put("command_index", c)
+                    .put("command", command));
+        }
+        events.send(event("response.output_item.done").put("output_index", index).set("item", item));
+    }
+
+    /** A shell call's output: each command's stdout and stderr streamed, then its chunk done, then the finished item. */
+    private void shellCallOutput(Sequence events, int index, JsonNode item) throws IOException {
+        String id = item.path("id").asString();
+        ObjectNode started = ((ObjectNode) item).deepCopy().put("status", "in_progress");
+        started.putArray("output");
+        events.send(event("response.output_item.added").put("output_index", index).set("item", started));
+        JsonNode chunks = item.path("output");
+        for (int c = 0; c < chunks.size(); c++) {
+            JsonNode chunk = chunks.get(c);
+            ObjectNode delta = ofItem("response.shell_call_output_content.delta", index, id).put("command_index", c);
+            delta.putObject("delta").put("stdout", chunk.path("stdout").asString()).put("stderr", chunk.path("stderr").asString());
+            events.send(delta);
+            ObjectNode done = ofItem("response.shell_call_output_content.done", index, id).put("command_index", c);
+            done.putArray("output").add(chunk.deepCopy());
+            events.send(done);
+        }
         events.send(event("response.output_item.done").put("output_index", index).set("item", item));
     }
 

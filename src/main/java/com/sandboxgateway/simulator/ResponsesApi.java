@@ -16,7 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code /v1/responses}: plain, streamed and background. The {@link PretendModel} writes the code; it runs
  * in the request's container (an explicit one, or a new {@code auto} container holding its {@code file_ids}),
- * which then holds the chart it saved. A background response is {@code queued} until it is first retrieved,
+ * which then holds the chart it saved. A request offering the {@code shell} tool (and not code interpreter)
+ * gets the commands of {@link PretendShell} instead, run in its shell environment's container. A background response is {@code queued} until it is first retrieved,
  * then finished; responses with {@code conversation} add their input and output to it.
  */
 final class ResponsesApi {
@@ -125,10 +126,14 @@ final class ResponsesApi {
 
     /** The completed response to a request: the code the pretend model ran, its message, the request echoed. */
     private ObjectNode answer(ObjectNode request) throws IOException {
-        JsonNode tool = codeInterpreter(request);
-        String containerId = tool == null ? null : container(tool.path("container"));
-        int maxCalls = tool == null ? 0 : request.path("max_tool_calls").asInt(Integer.MAX_VALUE);
-        PretendModel.Answer answer = PretendModel.answer(prompt(request), data(containerId), maxCalls);
+        JsonNode tool = tool(request, "code_interpreter");
+        JsonNode shell = tool == null ? tool(request, "shell") : null;
+        String containerId = tool != null ? container(tool.path("container"))
+                : shell != null ? shellContainer(shell.path("environment")) : null;
+        int maxCalls = tool == null && shell == null ? 0 : request.path("max_tool_calls").asInt(Integer.MAX_VALUE);
+        PretendShell.Run commands = shell != null && maxCalls > 0 ? PretendShell.run(prompt(request), data(containerId)) : null;
+        PretendModel.Answer answer = commands != null ? new PretendModel.Answer(List.of(), PretendShell.summary(commands))
+                : PretendModel.answer(prompt(request), data(containerId), maxCalls);
         long now = storage.now();
         ObjectNode response = Call.JSON.createObjectNode().put("id", Storage.hexId("resp_")).put("object", "response")
                 .put("created_at", now).put("status", "completed").put("completed_at", now)
@@ -149,10 +154,16 @@ final class ResponsesApi {
                 chartId = containers.put(containerId, PretendModel.CHART_PATH, storage.bytes(CHART), "assistant").path("id").asString();
             }
         }
+        if (commands != null) {
+            PretendShell.items(commands, containerId).forEach(output::add);
+        }
         if (containerId != null) {
             storage.touch(containerId);
         }
-        output.add(message(answer.message(), containerId, chartId));
+        if (commands == null || containerId != null) {
+            // Commands run on the client's machine wait for its shell_call_output: no message yet.
+            output.add(message(answer.message(), containerId, chartId));
+        }
         response.put("parallel_tool_calls", true);
         echo(request, response, "previous_response_id");
         response.putObject("reasoning").putNull("effort").putNull("summary");
@@ -190,13 +201,25 @@ final class ResponsesApi {
         return message;
     }
 
-    private static JsonNode codeInterpreter(ObjectNode request) {
+    private static JsonNode tool(ObjectNode request, String type) {
         for (JsonNode tool : request.path("tools")) {
-            if ("code_interpreter".equals(tool.path("type").asString(null))) {
+            if (type.equals(tool.path("type").asString(null))) {
                 return tool;
             }
         }
         return null;
+    }
+
+    /**
+     * Where shell commands run: a new container for {@code container_auto}, the one referenced (it must
+     * exist), or {@code null} for the client's own machine ({@code local}, or no environment).
+     */
+    private String shellContainer(JsonNode environment) throws IOException {
+        return switch (environment.path("type").asString("local")) {
+            case "container_auto" -> container(environment);
+            case "container_reference" -> container(environment.path("container_id"));
+            default -> null;
+        };
     }
 
     /** The container code runs in: the one named (it must exist), or a new one for {@code {"type": "auto"}}. */

@@ -28,7 +28,8 @@ import tools.jackson.databind.JsonNode;
  * The spans of one request below the server span that Spring opens for it: a child per policy step that
  * did work (it refused, or changed the exchange: see {@link StepFootprint}), the client span of the call
  * to OpenAI ({@code chat <model>} for a response, with the GenAI attributes), and under it a span per
- * executed code block ({@code execute_tool code_interpreter}). The server span gets the gateway's facts
+ * executed code block ({@code execute_tool code_interpreter}) and hosted shell call ({@code execute_tool shell},
+ * from its {@code shell_call} to its {@code shell_call_output}). The server span gets the gateway's facts
  * when the exchange ends. With tracing off, spans are not recorded and this costs a few look-ups.
  */
 @Component
@@ -36,7 +37,7 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
 
     private final Tracer tracer;
     private final Clock clock;
-    /** Per exchange in flight: its client span, open code-block spans and executed count. */
+    /** Per exchange in flight: its client span, open code-block and shell-call spans and executed count. */
     private final Map<Exchange, Calls> calls = new ConcurrentHashMap<>();
 
     RequestTracing(Tracer tracer, Clock clock) {
@@ -112,10 +113,8 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         if (traced != null) {
             traced.response(body);
             for (JsonNode item : body.path("output")) {
-                if (isCodeCall(item)) {
-                    traced.codeStarted(item);
-                    traced.codeDone(item);
-                }
+                traced.itemAdded(item);
+                traced.itemDone(item);
             }
         }
         return body;
@@ -129,16 +128,8 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         }
         JsonNode item = data.path("item");
         switch (data.path("type").asString("")) {
-            case "response.output_item.added" -> {
-                if (isCodeCall(item)) {
-                    traced.codeStarted(item);
-                }
-            }
-            case "response.output_item.done" -> {
-                if (isCodeCall(item)) {
-                    traced.codeDone(item);
-                }
-            }
+            case "response.output_item.added" -> traced.itemAdded(item);
+            case "response.output_item.done" -> traced.itemDone(item);
             case "response.created", "response.completed", "response.failed", "response.incomplete" -> traced.response(data.path("response"));
             default -> {
             }
@@ -171,10 +162,6 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         }
     }
 
-    private static boolean isCodeCall(JsonNode item) {
-        return "code_interpreter_call".equals(item.path("type").asString(null));
-    }
-
     private static String routeName(Exchange exchange) {
         return exchange.route().route().name().toLowerCase(Locale.ROOT);
     }
@@ -183,7 +170,7 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         return ChronoUnit.MICROS.between(Instant.EPOCH, instant);
     }
 
-    /** The client span of one exchange and the code blocks seen in its answer. */
+    /** The client span of one exchange and the code blocks and shell calls seen in its answer. */
     private final class Calls {
 
         private final Span client;
@@ -208,23 +195,44 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
             }
         }
 
-        void codeStarted(JsonNode item) {
-            String callId = item.path("id").asString("");
-            open.computeIfAbsent(callId, id -> tracer.spanBuilder().setParent(client.context())
-                    .name("execute_tool code_interpreter").tag(SpanAttributes.OPERATION, "execute_tool")
-                    .tag(SpanAttributes.TOOL_NAME, "code_interpreter").tag(SpanAttributes.TOOL_TYPE, "extension").tag(SpanAttributes.TOOL_CALL_ID, id)
+        /** A code block starts with its item; a shell call with its {@code shell_call}, keyed by its model call id. */
+        void itemAdded(JsonNode item) {
+            switch (item.path("type").asString("")) {
+                case "code_interpreter_call" -> started(item.path("id").asString(""), "code_interpreter", item);
+                case "shell_call" -> started(shellKey(item), "shell", item);
+                default -> { }
+            }
+        }
+
+        /** A code block ends with its item; a shell call with its {@code shell_call_output}, whose status it takes. */
+        void itemDone(JsonNode item) {
+            switch (item.path("type").asString("")) {
+                case "code_interpreter_call" -> done(item.path("id").asString(""), item);
+                case "shell_call_output" -> done(shellKey(item), item);
+                default -> { }
+            }
+        }
+
+        private static String shellKey(JsonNode item) {
+            return "shell " + item.path("call_id").asString("");
+        }
+
+        private void started(String key, String tool, JsonNode item) {
+            open.computeIfAbsent(key, k -> tracer.spanBuilder().setParent(client.context())
+                    .name("execute_tool " + tool).tag(SpanAttributes.OPERATION, "execute_tool").tag(SpanAttributes.TOOL_NAME, tool)
+                    .tag(SpanAttributes.TOOL_TYPE, "extension").tag(SpanAttributes.TOOL_CALL_ID, item.path("id").asString(""))
                     .start());
         }
 
-        void codeDone(JsonNode item) {
-            Span code = open.remove(item.path("id").asString(""));
-            if (code != null) {
+        private void done(String key, JsonNode item) {
+            Span span = open.remove(key);
+            if (span != null) {
                 String status = item.path("status").asString("unknown");
-                code.tag(SpanAttributes.CODE_STATUS, status);
+                span.tag(SpanAttributes.CODE_STATUS, status);
                 if (!"completed".equals(status)) {
-                    code.tag(SpanAttributes.ERROR_TYPE, status);
+                    span.tag(SpanAttributes.ERROR_TYPE, status);
                 }
-                code.end();
+                span.end();
                 executed++;
             }
         }

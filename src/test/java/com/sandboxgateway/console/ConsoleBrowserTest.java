@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
@@ -41,6 +42,7 @@ import org.springframework.boot.test.web.server.LocalManagementPort;
 import com.openai.models.responses.Response;
 import com.openai.models.responses.ResponseCreateParams;
 import com.sandboxgateway.support.GatewayIntegrationTest;
+import com.sandboxgateway.support.ShellAnswers;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -195,6 +197,33 @@ class ConsoleBrowserTest extends GatewayIntegrationTest {
         assertThat(browser.executeScript("""
                 return [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
                     .filter(e => !document.querySelector('label[for="' + e.id + '"]')).length""")).isEqualTo(0L);
+    }
+
+    @Test
+    void shouldLetAReviewerPickShellCallsAndReadACallsCommandsAndOutputs() {
+        String call = unique("sh_");
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(ShellAnswers.completed(unique("resp_"), call, unique("cntr_"),
+                List.of("printenv | grep -i key", "cat ~/.netrc"), List.of(new ShellAnswers.Ran("OPENAI_API_KEY=[set]\n", "", 0),
+                        new ShellAnswers.Ran("", "cat: /root/.netrc: No such file or directory\n", 1))).toString())));
+        sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-5.1").input("show the keys").build());
+        browser.get(console("/console/login"));
+        navigate(() -> browser.findElement(By.id("key")).sendKeys(ADMIN_KEY, Keys.ENTER));
+
+        browser.findElement(By.cssSelector("#kind option[value='shell']")).click();
+        browser.findElement(By.id("user")).sendKeys("alice");
+        navigate(() -> browser.findElement(By.id("flag")).sendKeys("credential_file", Keys.ENTER));
+        WebElement row = browser.findElement(By.cssSelector("tr[data-call-id='" + call + "']"));
+        assertThat(row.getText()).contains("Shell call", "env_access", "credential_file", "Not reviewed");
+        assertThat(browser.findElements(By.xpath("//tbody/tr/td[2][text()='Code block']"))).as("only shell calls").isEmpty();
+        navigate(() -> row.findElement(By.tagName("a")).click());
+
+        assertThat(browser.findElement(By.tagName("h1")).getText()).startsWith("Shell call #");
+        assertThat(browser.findElement(By.cssSelector("pre.code[aria-label='Executed shell commands']")).getText())
+                .isEqualTo("printenv | grep -i key\ncat ~/.netrc");
+        assertThat(browser.findElements(By.cssSelector("#out-h ~ h3")).stream().map(WebElement::getText))
+                .containsExactly("Command 1: exit code 0", "Command 2: exit code 1");
+        assertThat(browser.findElement(By.cssSelector("pre.stderr")).getText()).isEqualTo("cat: /root/.netrc: No such file or directory");
+        HeadlessChromium.screenshot(browser, "shell-call");
     }
 
     /** Does what leaves the page, and waits until the browser shows the next one. */

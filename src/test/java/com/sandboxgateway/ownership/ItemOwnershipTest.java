@@ -95,8 +95,9 @@ class ItemOwnershipTest extends GatewayIntegrationTest {
     void shouldLetOnlyTheCallerReplayTheContainerFilesTheirAnswerCites() {
         String container = unique("cntr_");
         String cited = unique("cfile_");
+        // Fresh item ids: the example's own are owned by whichever test in this JVM recorded them first.
         openAi.stubFor(post("/v1/responses").willReturn(okJson(completedResponse(unique("resp_"), container)
-                .replace(EXAMPLE_CITED_FILE, cited))));
+                .replace(EXAMPLE_CALL, unique("ci_")).replace(EXAMPLE_MESSAGE, unique("msg_")).replace(EXAMPLE_CITED_FILE, cited))));
         Response answer = sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("plot").build());
 
         // The owner replays the answer's message as it came, citation and all.

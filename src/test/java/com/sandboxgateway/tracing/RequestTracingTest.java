@@ -37,6 +37,7 @@ import com.openai.models.responses.ResponseStreamEvent;
 import com.sandboxgateway.audit.AuditQuery;
 import com.sandboxgateway.audit.AuditTrail;
 import com.sandboxgateway.support.GatewayIntegrationTest;
+import com.sandboxgateway.support.ShellAnswers;
 import com.sandboxgateway.tracing.OtlpReceiver.ReceivedSpan;
 
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
@@ -44,7 +45,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * With tracing on, every request is a trace exported over OTLP/HTTP (WireMock as the receiver): the span
- * tree and attributes of a refused request and of a streamed one that ran code.
+ * tree and attributes of a refused request and of streamed ones that ran code and shell commands.
  */
 @TestPropertySource(properties = {"management.tracing.export.enabled=true", "logging.structured.format.console=ecs"})
 @ExtendWith(OutputCaptureExtension.class)
@@ -129,6 +130,34 @@ class RequestTracingTest extends GatewayIntegrationTest {
                 .containsKey("gateway.turns.reserved").doesNotContainKey("gateway.refusal.code");
         assertThat(only(trace, span -> span.name().equals("policy TurnBudget")).parentSpanId()).isEqualTo(request.spanId());
         assertThat(trail.query(new AuditQuery("alice", null, null, null, null, null, "CODE_EXECUTION", null, null, 10_000)))
+                .filteredOn(stored -> call.equals(stored.record().callId())).singleElement()
+                .satisfies(stored -> assertThat(stored.record().traceId()).isEqualTo(request.traceId()));
+    }
+
+    @Test
+    void shouldTraceAStreamedShellCallFromItsCommandsToItsOutput() throws Exception {
+        String call = unique("sh_");
+        String response = unique("resp_");
+        openAi.stubFor(post("/v1/responses").willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+                .withBody(ShellAnswers.streamed(ShellAnswers.completed(response, call, unique("cntr_"), List.of("ls /mnt/data", "false"),
+                        List.of(new ShellAnswers.Ran("report.csv\n", "", 0), new ShellAnswers.Ran("", "", 1)))))));
+
+        try (StreamResponse<ResponseStreamEvent> stream = sdk(ALICE_KEY).responses().createStreaming(
+                ResponseCreateParams.builder().model("gpt-5.1").input("what is there?").build())) {
+            assertThat(stream.stream().filter(ResponseStreamEvent::isOutputItemDone).count()).isEqualTo(3);
+        }
+
+        List<ReceivedSpan> trace = traceOf("gen_ai.response.id", response);
+        ReceivedSpan request = only(trace, span -> span.kind().equals("SPAN_KIND_SERVER"));
+        ReceivedSpan chat = only(trace, span -> span.name().equals("chat gpt-5.1"));
+        ReceivedSpan shell = only(trace, span -> span.name().equals("execute_tool shell"));
+        assertThat(shell.parentSpanId()).isEqualTo(chat.spanId());
+        assertThat(shell.attributes()).containsEntry("gen_ai.operation.name", "execute_tool").containsEntry("gen_ai.tool.name", "shell")
+                .containsEntry("gen_ai.tool.type", "extension").containsEntry("gen_ai.tool.call.id", call)
+                .containsEntry("gateway.code.status", "completed").doesNotContainKey("error.type");
+        assertThat(trace).extracting(ReceivedSpan::name).doesNotContain("execute_tool code_interpreter");
+        assertThat(request.attributes()).containsEntry("gateway.turns.executed", "1");
+        assertThat(trail.query(new AuditQuery("alice", null, null, null, null, null, "SHELL_EXECUTION", null, null, 10_000)))
                 .filteredOn(stored -> call.equals(stored.record().callId())).singleElement()
                 .satisfies(stored -> assertThat(stored.record().traceId()).isEqualTo(request.traceId()));
     }

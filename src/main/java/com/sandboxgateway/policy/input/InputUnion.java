@@ -13,11 +13,12 @@ public enum InputUnion {
     /** {@code InputItem} (with the members of {@code Item}). */
     INPUT_ITEM("input item",
             Set.of("message", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output",
-                    "reasoning", "compaction", "code_interpreter_call", "item_reference", "compaction_trigger"),
+                    "reasoning", "compaction", "code_interpreter_call", "shell_call", "shell_call_output", "item_reference",
+                    "compaction_trigger"),
             // Tool calls of tools the gateway does not govern, and items whose content it cannot read.
             Set.of("file_search_call", "computer_call", "computer_call_output", "web_search_call", "tool_search_call",
                     "tool_search_output", "additional_tools", "image_generation_call", "local_shell_call",
-                    "local_shell_call_output", "shell_call", "shell_call_output", "apply_patch_call",
+                    "local_shell_call_output", "apply_patch_call",
                     "apply_patch_call_output", "mcp_list_tools", "mcp_approval_request", "mcp_approval_response", "mcp_call",
                     "program", "program_output")),
 
@@ -33,10 +34,16 @@ public enum InputUnion {
     /** {@code skills} of a created container or an auto container: a reference to a skill, or a skill inline. */
     SKILL("skill", Set.of("skill_reference", "inline"), Set.of()),
 
+    /**
+     * {@code environment} of a {@code shell} tool and of a replayed {@code shell_call}: a hosted container
+     * (auto or referenced) or the client's own machine ({@code local}, allowed by {@code shell-local}).
+     */
+    SHELL_ENVIRONMENT("shell environment", Set.of("container_auto", "container_reference", "local"), Set.of()),
+
     /** {@code Tool}. */
-    TOOL("tool", Set.of("code_interpreter", "function", "custom"),
+    TOOL("tool", Set.of("code_interpreter", "function", "custom", "shell"),
             Set.of("file_search", "computer", "computer_use_preview", "web_search", "web_search_2025_08_26", "mcp",
-                    "programmatic_tool_calling", "image_generation", "local_shell", "shell", "namespace", "tool_search",
+                    "programmatic_tool_calling", "image_generation", "local_shell", "namespace", "tool_search",
                     "web_search_preview", "web_search_preview_2025_03_11", "apply_patch"));
 
     private final String displayName;

@@ -129,6 +129,8 @@ public final class RequestWalk {
             }
             case "compaction" -> encrypted(item, at);
             case "code_interpreter_call" -> codeInterpreterCall(item, at);
+            case "shell_call" -> shellCall(item, at);
+            case "shell_call_output" -> shellCallOutput(item, at);
             default -> { } // item_reference (its id is checked above), compaction_trigger (no data)
         }
     }
@@ -255,6 +257,92 @@ public final class RequestWalk {
         }
     }
 
+    /** A replayed shell call: its commands are text the model reads again, its container must be the caller's. */
+    private void shellCall(ObjectNode call, String at) {
+        JsonNode commands = call.path("action").get("commands");
+        if (commands instanceof ArrayNode list) {
+            for (int k = 0; k < list.size(); k++) {
+                if (list.get(k).isString()) {
+                    texts.add(InputPlaces.Text.element(list, k, at + ".action.commands[" + k + "]", true));
+                } else {
+                    misshapen(list.get(k), at + ".action.commands[" + k + "]");
+                }
+            }
+        } else if (commands != null && !commands.isNull()) {
+            misshapen(commands, at + ".action.commands");
+        }
+        shellEnvironment(call.get("environment"), at + ".environment");
+    }
+
+    /** A replayed shell call's output: what the commands printed, read by the model again. */
+    private void shellCallOutput(ObjectNode output, String at) {
+        JsonNode chunks = output.get("output");
+        if (chunks == null || chunks.isNull()) {
+            return;
+        }
+        if (!chunks.isArray()) {
+            misshapen(chunks, at + ".output");
+            return;
+        }
+        for (int k = 0; k < chunks.size(); k++) {
+            if (chunks.get(k) instanceof ObjectNode chunk) {
+                text(chunk, "stdout", at + ".output[" + k + "].stdout", true);
+                text(chunk, "stderr", at + ".output[" + k + "].stderr", true);
+            } else {
+                misshapen(chunks.get(k), at + ".output[" + k + "]");
+            }
+        }
+    }
+
+    /**
+     * Where shell commands run: an auto container is governed like code interpreter's (files, network secrets),
+     * a referenced one must be the caller's; {@code null} and {@code local} run on the client, which the
+     * container rules decide on ({@code shell-local}).
+     */
+    private void shellEnvironment(JsonNode environment, String at) {
+        if (environment == null || environment.isNull()) {
+            return;
+        }
+        if (!(environment instanceof ObjectNode settings)) {
+            misshapen(environment, at);
+            return;
+        }
+        String type = settings.path("type").asString(null);
+        if (!InputUnion.SHELL_ENVIRONMENT.governs(type)) {
+            unsupported.add(new InputPlaces.Unsupported(InputUnion.SHELL_ENVIRONMENT.displayName(), String.valueOf(type), at));
+            return;
+        }
+        switch (type) {
+            case "container_auto" -> containerSettings(settings, at + ".");
+            case "container_reference" -> id(settings.get("container_id"), Kind.CONTAINER, at + ".container_id");
+            case "local" -> localSkills(settings.get("skills"), at + ".skills");
+            default -> throw new IllegalStateException("governed shell environment without a walk: " + type);
+        }
+    }
+
+    /**
+     * Skills on the client's machine ({@code skills} of a {@code local} shell environment): only their name,
+     * description and path travel, and they reach the model's context, so they are texts like a prompt.
+     */
+    private void localSkills(JsonNode list, String at) {
+        if (list == null || list.isNull()) {
+            return;
+        }
+        if (!list.isArray()) {
+            misshapen(list, at);
+            return;
+        }
+        for (int k = 0; k < list.size(); k++) {
+            if (!(list.get(k) instanceof ObjectNode skill)) {
+                misshapen(list.get(k), at + "[" + k + "]");
+                continue;
+            }
+            for (String field : List.of("name", "description", "path")) {
+                text(skill, field, at + "[" + k + "]." + field, true);
+            }
+        }
+    }
+
     private void tools(JsonNode tools) {
         if (!walkable(tools, "tools", InputUnion.TOOL)) {
             return;
@@ -271,6 +359,7 @@ public final class RequestWalk {
             }
             switch (type) {
                 case "code_interpreter" -> container(tool, at + ".container");
+                case "shell" -> shellEnvironment(tool.get("environment"), at + ".environment");
                 case "function" -> {
                     text(tool, "description", at + ".description", true);
                     strings(tool.get("parameters"), at + ".parameters");

@@ -49,7 +49,7 @@ import tools.jackson.databind.json.JsonMapper;
  * it, and another user's object is 404. Every governed type has a sample here, so governing a new
  * member means proving it.
  */
-@TestPropertySource(properties = "gateway.policy.org.tools.allowed=code_interpreter,function,custom")
+@TestPropertySource(properties = "gateway.policy.org.tools.allowed=code_interpreter,function,custom,shell,shell-local")
 class GovernedPlacesTest extends GatewayIntegrationTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -103,6 +103,14 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
                         "input[0].code", null, null,
                         "{'type':'code_interpreter_call','status':'completed','code':'print(1)','container_id':'$ID','outputs':[]}",
                         Kind.CONTAINER, "input[0].container_id"),
+                item("shell_call", "{'type':'shell_call','call_id':'c1','action':{'commands':['ls', 'export T=$SECRET']}}",
+                        "input[0].action.commands[1]", null, null, "{'type':'shell_call','call_id':'c1','action':{'commands':['ls']},"
+                                + "'status':'completed','environment':{'type':'container_reference','container_id':'$ID'}}",
+                        Kind.CONTAINER, "input[0].environment.container_id"),
+                item("shell_call_output", "{'type':'shell_call_output','call_id':'c1','output':[{'stdout':'','stderr':'bad $SECRET',"
+                                + "'outcome':{'type':'exit','exit_code':1}}]}", "input[0].output[0].stderr", null, null,
+                        "{'type':'shell_call_output','id':'$ID','call_id':'c1','output':[{'stdout':'ok','stderr':'',"
+                                + "'outcome':{'type':'exit','exit_code':0}}]}", Kind.ITEM, "input[0].id"),
                 item("item_reference", null, null, null, null, "{'type':'item_reference','id':'$ID'}", Kind.ITEM, "input[0].id"),
                 item("compaction_trigger", null, null, null, null, null, null, null),
                 part("input_text", "{'role':'user','content':[{'type':'input_text','text':'$SECRET'}]}", "input[0].content[0].text",
@@ -137,6 +145,20 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
                                 + "'allowed_domains':['pypi.org'],'domain_secrets':[{'domain':'pypi.org','name':'T','value':'$SECRET'}]}}}",
                         "tools[0].container.network_policy.domain_secrets[0].value",
                         "{'type':'code_interpreter','container':'$ID'}", Kind.CONTAINER, "tools[0].container"),
+                tool("shell", "{'type':'shell','environment':{'type':'container_auto','network_policy':{'type':'allowlist',"
+                                + "'allowed_domains':['pypi.org'],'domain_secrets':[{'domain':'pypi.org','name':'T','value':'$SECRET'}]}}}",
+                        "tools[0].environment.network_policy.domain_secrets[0].value",
+                        "{'type':'shell','environment':{'type':'container_reference','container_id':'$ID'}}", Kind.CONTAINER,
+                        "tools[0].environment.container_id"),
+                environment("container_auto", "{'type':'container_auto','network_policy':{'type':'allowlist','allowed_domains':"
+                                + "['pypi.org'],'domain_secrets':[{'domain':'pypi.org','name':'T','value':'$SECRET'}]}}",
+                        "network_policy.domain_secrets[0].value", "{'type':'container_auto','file_ids':['$ID']}", Kind.FILE,
+                        "file_ids[0]"),
+                environment("container_reference", null, null, "{'type':'container_reference','container_id':'$ID'}",
+                        Kind.CONTAINER, "container_id"),
+                // A local skill's name, description and path reach the model's context.
+                environment("local", "{'type':'local','skills':[{'name':'csv','description':'uses $SECRET','path':'skills/csv'}]}",
+                        "skills[0].description", null, null, null),
                 tool("function", "{'type':'function','name':'f','strict':false,'description':'calls with $SECRET',"
                         + "'parameters':{'type':'object','properties':{}}}", "tools[0].description", null, null, null),
                 tool("custom", "{'type':'custom','name':'f','description':'calls with $SECRET'}", "tools[0].description",
@@ -237,7 +259,8 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
 
         send(sample, member);
 
-        assertThat(sentBody().path("input").get(0)).isEqualTo(JSON.readTree(member.replace('\'', '"')));
+        String place = sample.union() == InputUnion.INPUT_ITEM ? "input" : "tools";
+        assertThat(sentBody().path(place).get(0)).isEqualTo(JSON.readTree(member.replace('\'', '"')));
     }
 
     @Test
@@ -283,7 +306,8 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
     private void send(Sample sample, String member) {
         Object parsed = JSON.readValue(member.replace('\'', '"'), Object.class);
         ResponseCreateParams.Builder request = ResponseCreateParams.builder().model("gpt-4.1");
-        if (sample.union() == InputUnion.TOOL || sample.union() == InputUnion.SKILL) {
+        if (sample.union() == InputUnion.TOOL || sample.union() == InputUnion.SKILL
+                || sample.union() == InputUnion.SHELL_ENVIRONMENT) {
             request.input("Plot revenue").putAdditionalBodyProperty("tools", JsonValue.from(List.of(parsed)));
         } else {
             request.putAdditionalBodyProperty("input", JsonValue.from(List.of(parsed)));
@@ -379,6 +403,17 @@ class GovernedPlacesTest extends GatewayIntegrationTest {
 
     private static Sample tool(String type, String withSecret, String secretAt, String withId, Kind idKind, String idAt) {
         return new Sample(InputUnion.TOOL, type, withSecret, secretAt, null, null, withId, idKind, idAt);
+    }
+
+    /** A shell tool's environment; {@code secretAt} and {@code idAt} are relative to the environment. */
+    private static Sample environment(String type, String withSecret, String secretAt, String withId, Kind idKind, String idAt) {
+        String at = "tools[0].environment.";
+        return new Sample(InputUnion.SHELL_ENVIRONMENT, type, shell(withSecret), secretAt == null ? null : at + secretAt, null,
+                null, shell(withId), idKind, idAt == null ? null : at + idAt);
+    }
+
+    private static String shell(String environment) {
+        return environment == null ? null : "{'type':'shell','environment':" + environment + "}";
     }
 
     private static String base64(String text) {

@@ -37,6 +37,8 @@ class InputUnionSpecTest {
             InputUnion.CODE_OUTPUT, List.of("/CodeInterpreterToolCall/properties/outputs/anyOf/0/items/oneOf"),
             InputUnion.SKILL, List.of("/CreateContainerBody/properties/skills/items/oneOf",
                     "/ContainerAutoParam/properties/skills/items/oneOf"),
+            InputUnion.SHELL_ENVIRONMENT, List.of("/FunctionShellToolParam/properties/environment/anyOf/0/oneOf",
+                    "/FunctionShellCallItemParam/properties/environment/anyOf/0/oneOf"),
             InputUnion.TOOL, List.of("/Tool/oneOf")));
 
     private static JsonNode schemas;
