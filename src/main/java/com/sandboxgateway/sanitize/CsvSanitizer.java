@@ -3,6 +3,7 @@ package com.sandboxgateway.sanitize;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -19,33 +20,40 @@ import com.sandboxgateway.secrets.TextGuard;
  * keyed pseudonyms, formula-like cells are defused. Strict about what it cannot read safely: invalid
  * UTF-8, an unclosed quote or a row whose width differs from the header is refused with its line.
  *
- * <p>Made for tens of millions of cells: runs of plain characters are copied in bulk into one record
- * buffer, cells are views into it, and whether a cell needs quotes is known from parsing (only a quoted
- * cell or one holding a quote can), so a cell is passed over once in, once out.
+ * <p>Made for tens of millions of cells, it works on the UTF-8 bytes and never decodes a file into
+ * characters: runs of plain bytes are copied in bulk into one record buffer, a multi-byte sequence is
+ * checked where it stands (as strictly as the JDK's decoder), cells are views into the buffer, a kept
+ * cell is written back as the bytes it came as, and a pseudonym is computed from them. Whether a cell
+ * needs quotes is known from parsing (only a quoted cell or one holding a quote can). Only a cell
+ * holding non-ASCII text becomes a {@code String}, for the scans.
  */
 final class CsvSanitizer {
 
     private static final int EOF = -1;
+    /** Field flags: quoted or holding a quote (may need quotes on output); holding a multi-byte character. */
+    private static final byte QUOTES = 1;
+    private static final byte NON_ASCII = 2;
 
-    private final char delimiter;
+    private final byte delimiter;
     private final SanitizationRules rules;
     private final Pseudonymizer.Session pseudonyms;
     private final String format;
 
-    private Utf8Chars source;
-    private final char[] buffer = new char[64 * 1024];
+    private InputStream source;
+    private final byte[] buffer = new byte[64 * 1024];
     private int position;
     private int limit;
     private long line = 1;
 
-    /** The current record's characters, its fields' bounds, and which fields were quoted or hold a quote. */
-    private char[] record = new char[4096];
+    /** The current record's bytes, its fields' bounds and {@link #QUOTES}/{@link #NON_ASCII} flags. */
+    private byte[] record = new byte[4096];
     private int recordLength;
     private int[] starts = new int[16];
     private int[] ends = new int[16];
-    private boolean[] special = new boolean[16];
+    private byte[] flags = new byte[16];
     private int fieldCount;
-    private Cell[] cells = new Cell[0];
+    private final AsciiCell ascii = new AsciiCell();
+    private final byte[] pseudonym = new byte[Pseudonymizer.LENGTH];
 
     private final TextGuard guard;
     private final InstructionCheck instructions;
@@ -57,7 +65,10 @@ final class CsvSanitizer {
      */
     CsvSanitizer(char delimiter, SanitizationRules rules, Pseudonymizer.Session pseudonyms, TextGuard guard,
                  InstructionCheck instructions) {
-        this.delimiter = delimiter;
+        if (delimiter >= 0x80) {
+            throw new IllegalArgumentException("the delimiter must be ASCII");
+        }
+        this.delimiter = (byte) delimiter;
         this.rules = rules;
         this.pseudonyms = pseudonyms;
         this.guard = guard;
@@ -66,11 +77,10 @@ final class CsvSanitizer {
     }
 
     SanitizationReport sanitize(InputStream in, OutputStream outStream) throws IOException {
-        source = new Utf8Chars(in);
+        source = in;
         Utf8Out out = new Utf8Out(outStream);
-        boolean bom = peek() == '\uFEFF';
-        if (bom) {
-            position++;
+        if (startsWithBom()) {
+            position += 3;
             out.write('\uFEFF');
         }
         long headerLine = line;
@@ -105,6 +115,13 @@ final class CsvSanitizer {
         return new SanitizationReport(format, dropped, pseudonymized, rows, pseudonymized.isEmpty() ? null : pseudonyms.keyId());
     }
 
+    private boolean startsWithBom() throws IOException {
+        while (limit < 3 && fill()) {
+            // a stream may hand out fewer than three bytes at first
+        }
+        return limit >= 3 && buffer[0] == (byte) 0xef && buffer[1] == (byte) 0xbb && buffer[2] == (byte) 0xbf;
+    }
+
     private Column[] columns(long headerLine) {
         Column[] columns = new Column[fieldCount];
         Set<String> present = new LinkedHashSet<>();
@@ -130,6 +147,8 @@ final class CsvSanitizer {
         long quoteLine = 0;
         boolean quoted = false;
         boolean atFieldStart = true;
+        byte[] bytes = buffer;
+        byte delimiter = this.delimiter;
         while (true) {
             if (position == limit && !fill()) {
                 if (quoted) {
@@ -138,28 +157,40 @@ final class CsvSanitizer {
                 endField();
                 return fieldCount == 1 && recordLength == 0 && atFieldStart ? null : "";
             }
+            // Stops at a byte the parser must look at: a quote, a line break, a delimiter outside quotes,
+            // or the lead byte of a multi-byte character (negative as a Java byte).
             int run = position;
+            int end = limit;
             if (quoted) {
-                while (run < limit && buffer[run] != '"' && buffer[run] != '\n' && buffer[run] != '\r') {
-                    run++;
+                for (byte b; run < end && (b = bytes[run]) >= 0 && b != '"' && b != '\n' && b != '\r'; run++) {
+                    // plain ASCII
                 }
             } else {
-                while (run < limit && buffer[run] != delimiter && buffer[run] != '"' && buffer[run] != '\n' && buffer[run] != '\r') {
-                    run++;
+                for (byte b; run < end && (b = bytes[run]) >= 0 && b != delimiter && b != '"' && b != '\n' && b != '\r'; run++) {
+                    // plain ASCII
                 }
             }
             if (run > position) {
-                append(buffer, position, run - position);
+                append(bytes, position, run - position);
                 position = run;
                 atFieldStart &= quoted;
                 continue;
             }
-            char c = buffer[position++];
+            byte c = bytes[position];
+            if (c < 0) {
+                int length = sequenceLength();
+                append(bytes, position, length);
+                position += length;
+                flags[fieldCount - 1] |= NON_ASCII;
+                atFieldStart &= quoted;
+                continue;
+            }
+            position++;
             if (quoted) {
                 if (c == '"') {
                     if (peek() == '"') {
                         position++;
-                        append('"');
+                        append((byte) '"');
                     } else {
                         quoted = false;
                     }
@@ -170,7 +201,7 @@ final class CsvSanitizer {
                     append(c);
                 }
             } else if (c == '"') {
-                special[fieldCount - 1] = true;
+                flags[fieldCount - 1] |= QUOTES;
                 if (atFieldStart) {
                     quoted = true;
                     quoteLine = line;
@@ -198,14 +229,55 @@ final class CsvSanitizer {
         }
     }
 
+    /**
+     * The length of the valid UTF-8 sequence at {@link #position}, whose lead byte is not ASCII; refuses
+     * what the JDK's strict decoder refuses: stray continuation bytes, overlong forms, surrogates, code
+     * points above U+10FFFF and sequences cut short.
+     */
+    private int sequenceLength() throws IOException {
+        int lead = buffer[position] & 0xff;
+        int length;
+        int secondMin = 0x80;
+        int secondMax = 0xbf;
+        if (lead >= 0xc2 && lead <= 0xdf) {
+            length = 2;
+        } else if (lead >= 0xe0 && lead <= 0xef) {
+            length = 3;
+            if (lead == 0xe0) {
+                secondMin = 0xa0;
+            } else if (lead == 0xed) {
+                secondMax = 0x9f;
+            }
+        } else if (lead >= 0xf0 && lead <= 0xf4) {
+            length = 4;
+            if (lead == 0xf0) {
+                secondMin = 0x90;
+            } else if (lead == 0xf4) {
+                secondMax = 0x8f;
+            }
+        } else {
+            throw notUtf8();
+        }
+        for (int i = 1; i < length; i++) {
+            if (position + i == limit && !fill()) {
+                throw notUtf8();
+            }
+            int b = buffer[position + i] & 0xff;
+            if (i == 1 ? b < secondMin || b > secondMax : (b & 0xc0) != 0x80) {
+                throw notUtf8();
+            }
+        }
+        return length;
+    }
+
     private void startField() {
         if (fieldCount == starts.length) {
             starts = Arrays.copyOf(starts, fieldCount * 2);
             ends = Arrays.copyOf(ends, fieldCount * 2);
-            special = Arrays.copyOf(special, fieldCount * 2);
+            flags = Arrays.copyOf(flags, fieldCount * 2);
         }
         starts[fieldCount] = recordLength;
-        special[fieldCount] = false;
+        flags[fieldCount] = 0;
         fieldCount++;
     }
 
@@ -213,33 +285,31 @@ final class CsvSanitizer {
         ends[fieldCount - 1] = recordLength;
     }
 
-    private void append(char c) {
+    private void append(byte b) {
         if (recordLength == record.length) {
             record = Arrays.copyOf(record, record.length * 2);
         }
-        record[recordLength++] = c;
+        record[recordLength++] = b;
     }
 
-    private void append(char[] chars, int offset, int count) {
+    private void append(byte[] bytes, int offset, int count) {
         if (recordLength + count > record.length) {
             record = Arrays.copyOf(record, Math.max(record.length * 2, recordLength + count));
         }
-        System.arraycopy(chars, offset, record, recordLength, count);
+        System.arraycopy(bytes, offset, record, recordLength, count);
         recordLength += count;
     }
 
-    /** Field {@code i} of the current record, as a view that is only valid until the next record is read. */
-    private Cell cell(int i) {
-        if (cells.length < fieldCount) {
-            Cell[] grown = Arrays.copyOf(cells, fieldCount);
-            for (int j = cells.length; j < grown.length; j++) {
-                grown[j] = new Cell();
-            }
-            cells = grown;
+    /**
+     * Field {@code i} of the current record as text: for ASCII a view that is only valid until the next
+     * call, else a string decoded from the (already checked) bytes.
+     */
+    private CharSequence cell(int i) {
+        if ((flags[i] & NON_ASCII) != 0) {
+            return new String(record, starts[i], ends[i] - starts[i], StandardCharsets.UTF_8);
         }
-        Cell cell = cells[i];
-        cell.set(record, starts[i], ends[i]);
-        return cell;
+        ascii.set(record, starts[i], ends[i]);
+        return ascii;
     }
 
     /** @param line the record's first line, or 0 for the header */
@@ -251,15 +321,15 @@ final class CsvSanitizer {
                 continue;
             }
             if (!first) {
-                out.write(delimiter);
+                out.write((char) delimiter);
             }
             first = false;
-            Cell cell = cell(i);
             if (line > 0 && column.pseudonymize) {
                 // Hex digits: never quoted, never a formula.
-                out.write(pseudonyms.pseudonym(cell));
+                out.writeUtf8(pseudonym, 0, pseudonyms.pseudonym(record, starts[i], ends[i] - starts[i], pseudonym));
                 continue;
             }
+            CharSequence cell = cell(i);
             CharSequence value = cell;
             if (line > 0 && guard != null) {
                 value = guard.guard(cell, () -> "file line " + line + " column " + column.name, true);
@@ -267,21 +337,23 @@ final class CsvSanitizer {
             if (instructions != null) {
                 instructions.check(value, line > 0 ? line : 1, i + 1);
             }
-            writeCell(out, value, value == cell ? special[i] : true);
+            if (value == cell) {
+                writeField(out, i, cell);
+            } else {
+                writeCell(out, value);
+            }
         }
         out.write(terminator.isEmpty() ? "\n" : terminator);
     }
 
-    /** @param mayNeedQuotes false when the value holds no delimiter, quote or line break, as parsing showed */
-    private void writeCell(Utf8Out out, CharSequence value, boolean mayNeedQuotes) throws IOException {
-        boolean defuse = rules.neutralizeFormulas() && Formulas.looksLikeFormula(value);
-        boolean quote = mayNeedQuotes && needsQuotes(value);
+    /** Writes field {@code i} as it came, from its bytes, quoted only if it holds a delimiter, quote or line break. */
+    private void writeField(Utf8Out out, int i, CharSequence text) throws IOException {
+        int start = starts[i];
+        int end = ends[i];
+        boolean defuse = rules.neutralizeFormulas() && Formulas.looksLikeFormula(text);
+        boolean quote = (flags[i] & QUOTES) != 0 && needsQuotes(record, start, end);
         if (!quote && !defuse) {
-            if (value instanceof Cell cell) {
-                out.write(cell.chars, cell.start, cell.length());
-            } else {
-                out.write(value);
-            }
+            out.writeUtf8(record, start, end - start);
             return;
         }
         if (quote) {
@@ -290,16 +362,52 @@ final class CsvSanitizer {
         if (defuse) {
             out.write('\'');
         }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (quote && c == '"') {
-                out.write('"');
+        int copied = start;
+        for (int j = start; j < end; j++) {
+            if (quote && record[j] == '"') {
+                out.writeUtf8(record, copied, j + 1 - copied);
+                copied = j;
             }
-            out.write(c);
         }
+        out.writeUtf8(record, copied, end - copied);
         if (quote) {
             out.write('"');
         }
+    }
+
+    /** Writes a value the guard rewrote. */
+    private void writeCell(Utf8Out out, CharSequence value) throws IOException {
+        boolean defuse = rules.neutralizeFormulas() && Formulas.looksLikeFormula(value);
+        boolean quote = needsQuotes(value);
+        if (quote) {
+            out.write('"');
+        }
+        if (defuse) {
+            out.write('\'');
+        }
+        if (!quote) {
+            out.write(value, 0, value.length());
+            return;
+        }
+        int copied = 0;
+        for (int i = 0; i < value.length(); i++) {
+            if (value.charAt(i) == '"') {
+                out.write(value, copied, i + 1);
+                copied = i;
+            }
+        }
+        out.write(value, copied, value.length());
+        out.write('"');
+    }
+
+    private boolean needsQuotes(byte[] bytes, int start, int end) {
+        for (int i = start; i < end; i++) {
+            byte b = bytes[i];
+            if (b == delimiter || b == '"' || b == '\n' || b == '\r') {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean needsQuotes(CharSequence value) {
@@ -312,26 +420,34 @@ final class CsvSanitizer {
         return false;
     }
 
+    /** The next byte, not consumed; bad UTF-8 there is refused now, as where any other character is read. */
     private int peek() throws IOException {
         if (position == limit && !fill()) {
             return EOF;
         }
-        return buffer[position];
+        if (buffer[position] < 0) {
+            sequenceLength();
+        }
+        return buffer[position] & 0xff;
     }
 
+    /** Moves the unread bytes to the front and reads more; false at the end of the input. */
     private boolean fill() throws IOException {
-        int read;
-        try {
-            read = source.read(buffer);
-        } catch (Utf8Chars.InvalidUtf8Exception e) {
-            throw invalid(line, "the file is not valid UTF-8");
+        if (position > 0) {
+            System.arraycopy(buffer, position, buffer, 0, limit - position);
+            limit -= position;
+            position = 0;
         }
+        int read = source.read(buffer, limit, buffer.length - limit);
         if (read < 0) {
             return false;
         }
-        position = 0;
-        limit = read;
+        limit += read;
         return true;
+    }
+
+    private GatewayException notUtf8() {
+        return invalid(line, "the file is not valid UTF-8");
     }
 
     private static GatewayException invalid(long line, String problem) {
@@ -342,14 +458,14 @@ final class CsvSanitizer {
     private record Column(String name, boolean drop, boolean pseudonymize) {
     }
 
-    /** A field of the current record: a window on the record buffer, reused from record to record. */
-    private static final class Cell implements CharSequence {
-        private char[] chars;
+    /** An ASCII field of the current record: a window on the record buffer, reused from cell to cell. */
+    private static final class AsciiCell implements CharSequence {
+        private byte[] bytes;
         private int start;
         private int end;
 
-        void set(char[] chars, int start, int end) {
-            this.chars = chars;
+        void set(byte[] bytes, int start, int end) {
+            this.bytes = bytes;
             this.start = start;
             this.end = end;
         }
@@ -361,17 +477,17 @@ final class CsvSanitizer {
 
         @Override
         public char charAt(int index) {
-            return chars[start + index];
+            return (char) bytes[start + index];
         }
 
         @Override
         public CharSequence subSequence(int from, int to) {
-            return new String(chars, start + from, to - from);
+            return new String(bytes, start + from, to - from, StandardCharsets.ISO_8859_1);
         }
 
         @Override
         public String toString() {
-            return new String(chars, start, end - start);
+            return new String(bytes, start, end - start, StandardCharsets.ISO_8859_1);
         }
     }
 }
