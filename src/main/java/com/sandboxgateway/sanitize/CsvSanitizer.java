@@ -3,6 +3,9 @@ package com.sandboxgateway.sanitize;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,8 +24,8 @@ import com.sandboxgateway.secrets.TextGuard;
  * UTF-8, an unclosed quote or a row whose width differs from the header is refused with its line.
  *
  * <p>Made for tens of millions of cells, it works on the UTF-8 bytes and never decodes a file into
- * characters: runs of plain bytes are copied in bulk into one record buffer, a multi-byte sequence is
- * checked where it stands (as strictly as the JDK's decoder), cells are views into the buffer, a kept
+ * characters: a record's fields stay where they were read in the input buffer (found eight bytes at a
+ * time), a multi-byte sequence is checked where it stands (as strictly as the JDK's decoder), a kept
  * cell is written back as the bytes it came as, and a pseudonym is computed from them. Whether a cell
  * needs quotes is known from parsing (only a quoted cell or one holding a quote can). Only a cell
  * holding non-ASCII text becomes a {@code String}, for the scans.
@@ -34,20 +37,31 @@ final class CsvSanitizer {
     private static final byte QUOTES = 1;
     private static final byte NON_ASCII = 2;
 
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long QUOTES_EVERYWHERE = '"' * ONES;
+    private static final long LINE_FEEDS = '\n' * ONES;
+    private static final long CARRIAGE_RETURNS = '\r' * ONES;
+
     private final byte delimiter;
+    /** The delimiter in every byte of a long. */
+    private final long delimiters;
     private final SanitizationRules rules;
     private final Pseudonymizer.Session pseudonyms;
     private final String format;
 
     private InputStream source;
-    private final byte[] buffer = new byte[64 * 1024];
+    /** The input; the current record's fields are read and kept in it, {@link #recordStart} on. */
+    private byte[] buffer = new byte[64 * 1024];
     private int position;
     private int limit;
+    private int recordStart;
+    /** Where the current field's next kept byte goes: {@link #position}, or before it once a quote was left out. */
+    private int content;
     private long line = 1;
 
-    /** The current record's bytes, its fields' bounds and {@link #QUOTES}/{@link #NON_ASCII} flags. */
-    private byte[] record = new byte[4096];
-    private int recordLength;
+    /** The current record's fields: bounds in {@link #buffer} and {@link #QUOTES}/{@link #NON_ASCII} flags. */
     private int[] starts = new int[16];
     private int[] ends = new int[16];
     private byte[] flags = new byte[16];
@@ -69,6 +83,7 @@ final class CsvSanitizer {
             throw new IllegalArgumentException("the delimiter must be ASCII");
         }
         this.delimiter = (byte) delimiter;
+        this.delimiters = delimiter * ONES;
         this.rules = rules;
         this.pseudonyms = pseudonyms;
         this.guard = guard;
@@ -139,48 +154,35 @@ final class CsvSanitizer {
         return columns;
     }
 
-    /** Reads one record; returns its line terminator ("" at the end), or null at the end of input. */
+    /**
+     * Reads one record; returns its line terminator ("" at the end), or null at the end of input. Its
+     * fields stay where they are in the buffer; only a quote inside a field (escaped, or a closing one
+     * followed by more text) moves the rest of that field down over it.
+     */
     private String readRecord() throws IOException {
+        recordStart = position;
         fieldCount = 0;
-        recordLength = 0;
         startField();
         long quoteLine = 0;
         boolean quoted = false;
         boolean atFieldStart = true;
-        byte[] bytes = buffer;
-        byte delimiter = this.delimiter;
         while (true) {
             if (position == limit && !fill()) {
                 if (quoted) {
                     throw invalid(quoteLine, "a quoted field opened here is never closed");
                 }
                 endField();
-                return fieldCount == 1 && recordLength == 0 && atFieldStart ? null : "";
+                return fieldCount == 1 && content == starts[0] && atFieldStart ? null : "";
             }
-            // Stops at a byte the parser must look at: a quote, a line break, a delimiter outside quotes,
-            // or the lead byte of a multi-byte character (negative as a Java byte).
-            int run = position;
-            int end = limit;
-            if (quoted) {
-                for (byte b; run < end && (b = bytes[run]) >= 0 && b != '"' && b != '\n' && b != '\r'; run++) {
-                    // plain ASCII
-                }
-            } else {
-                for (byte b; run < end && (b = bytes[run]) >= 0 && b != delimiter && b != '"' && b != '\n' && b != '\r'; run++) {
-                    // plain ASCII
-                }
-            }
+            int run = plainRun(position, limit, quoted);
             if (run > position) {
-                append(bytes, position, run - position);
-                position = run;
+                keep(run - position);
                 atFieldStart &= quoted;
                 continue;
             }
-            byte c = bytes[position];
+            byte c = buffer[position];
             if (c < 0) {
-                int length = sequenceLength();
-                append(bytes, position, length);
-                position += length;
+                keep(sequenceLength());
                 flags[fieldCount - 1] |= NON_ASCII;
                 atFieldStart &= quoted;
                 continue;
@@ -190,7 +192,7 @@ final class CsvSanitizer {
                 if (c == '"') {
                     if (peek() == '"') {
                         position++;
-                        append((byte) '"');
+                        keep((byte) '"');
                     } else {
                         quoted = false;
                     }
@@ -198,15 +200,16 @@ final class CsvSanitizer {
                     if (c == '\n' || c == '\r' && peek() != '\n') {
                         line++;
                     }
-                    append(c);
+                    keep(c);
                 }
             } else if (c == '"') {
                 flags[fieldCount - 1] |= QUOTES;
                 if (atFieldStart) {
                     quoted = true;
                     quoteLine = line;
+                    starts[fieldCount - 1] = content = position; // nothing kept yet: the field starts after the quote
                 } else {
-                    append(c);
+                    keep(c);
                 }
                 atFieldStart = false;
             } else if (c == delimiter) {
@@ -227,6 +230,55 @@ final class CsvSanitizer {
                 return "\r";
             }
         }
+    }
+
+    /**
+     * Where the run of plain ASCII bytes from {@code from} ends: at a quote, a line break, a delimiter
+     * outside quotes or the lead byte of a multi-byte character (negative as a Java byte), else at
+     * {@code to}. Looks at eight bytes at a time.
+     */
+    private int plainRun(int from, int to, boolean quoted) {
+        byte[] bytes = buffer;
+        long delimiters = quoted ? QUOTES_EVERYWHERE : this.delimiters;
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            long word = (long) LONGS.get(bytes, i);
+            long stops = word & HIGH_BITS | matches(word, QUOTES_EVERYWHERE) | matches(word, LINE_FEEDS)
+                    | matches(word, CARRIAGE_RETURNS) | matches(word, delimiters);
+            if (stops != 0) {
+                return i + (Long.numberOfTrailingZeros(stops) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            byte b = bytes[i];
+            if (b < 0 || b == '"' || b == '\n' || b == '\r' || !quoted && b == delimiter) {
+                return i;
+            }
+        }
+        return to;
+    }
+
+    /**
+     * The high bit of each byte of {@code word} equal to that byte of {@code pattern}; a byte above a
+     * match may be flagged too, so only the lowest flag is exact, the one {@link #plainRun} uses.
+     */
+    private static long matches(long word, long pattern) {
+        long x = word ^ pattern;
+        return (x - ONES) & ~x & HIGH_BITS;
+    }
+
+    /** Keeps the next {@code count} bytes as the current field's. */
+    private void keep(int count) {
+        if (content != position) {
+            System.arraycopy(buffer, position, buffer, content, count);
+        }
+        content += count;
+        position += count;
+    }
+
+    /** Keeps {@code b}, read already, as the current field's next byte. */
+    private void keep(byte b) {
+        buffer[content++] = b;
     }
 
     /**
@@ -276,28 +328,13 @@ final class CsvSanitizer {
             ends = Arrays.copyOf(ends, fieldCount * 2);
             flags = Arrays.copyOf(flags, fieldCount * 2);
         }
-        starts[fieldCount] = recordLength;
+        starts[fieldCount] = content = position;
         flags[fieldCount] = 0;
         fieldCount++;
     }
 
     private void endField() {
-        ends[fieldCount - 1] = recordLength;
-    }
-
-    private void append(byte b) {
-        if (recordLength == record.length) {
-            record = Arrays.copyOf(record, record.length * 2);
-        }
-        record[recordLength++] = b;
-    }
-
-    private void append(byte[] bytes, int offset, int count) {
-        if (recordLength + count > record.length) {
-            record = Arrays.copyOf(record, Math.max(record.length * 2, recordLength + count));
-        }
-        System.arraycopy(bytes, offset, record, recordLength, count);
-        recordLength += count;
+        ends[fieldCount - 1] = content;
     }
 
     /**
@@ -306,9 +343,9 @@ final class CsvSanitizer {
      */
     private CharSequence cell(int i) {
         if ((flags[i] & NON_ASCII) != 0) {
-            return new String(record, starts[i], ends[i] - starts[i], StandardCharsets.UTF_8);
+            return new String(buffer, starts[i], ends[i] - starts[i], StandardCharsets.UTF_8);
         }
-        ascii.set(record, starts[i], ends[i]);
+        ascii.set(buffer, starts[i], ends[i]);
         return ascii;
     }
 
@@ -326,7 +363,7 @@ final class CsvSanitizer {
             first = false;
             if (line > 0 && column.pseudonymize) {
                 // Hex digits: never quoted, never a formula.
-                out.writeUtf8(pseudonym, 0, pseudonyms.pseudonym(record, starts[i], ends[i] - starts[i], pseudonym));
+                out.writeUtf8(pseudonym, 0, pseudonyms.pseudonym(buffer, starts[i], ends[i] - starts[i], pseudonym));
                 continue;
             }
             CharSequence cell = cell(i);
@@ -351,9 +388,9 @@ final class CsvSanitizer {
         int start = starts[i];
         int end = ends[i];
         boolean defuse = rules.neutralizeFormulas() && Formulas.looksLikeFormula(text);
-        boolean quote = (flags[i] & QUOTES) != 0 && needsQuotes(record, start, end);
+        boolean quote = (flags[i] & QUOTES) != 0 && needsQuotes(buffer, start, end);
         if (!quote && !defuse) {
-            out.writeUtf8(record, start, end - start);
+            out.writeUtf8(buffer, start, end - start);
             return;
         }
         if (quote) {
@@ -364,12 +401,12 @@ final class CsvSanitizer {
         }
         int copied = start;
         for (int j = start; j < end; j++) {
-            if (quote && record[j] == '"') {
-                out.writeUtf8(record, copied, j + 1 - copied);
+            if (quote && buffer[j] == '"') {
+                out.writeUtf8(buffer, copied, j + 1 - copied);
                 copied = j;
             }
         }
-        out.writeUtf8(record, copied, end - copied);
+        out.writeUtf8(buffer, copied, end - copied);
         if (quote) {
             out.write('"');
         }
@@ -431,12 +468,24 @@ final class CsvSanitizer {
         return buffer[position] & 0xff;
     }
 
-    /** Moves the unread bytes to the front and reads more; false at the end of the input. */
+    /**
+     * Reads more; false at the end of the input. The current record is moved to the front of the buffer
+     * first, or the buffer grows when the record fills it.
+     */
     private boolean fill() throws IOException {
-        if (position > 0) {
-            System.arraycopy(buffer, position, buffer, 0, limit - position);
-            limit -= position;
-            position = 0;
+        if (recordStart > 0) {
+            int shift = recordStart;
+            System.arraycopy(buffer, shift, buffer, 0, limit - shift);
+            limit -= shift;
+            position -= shift;
+            content -= shift;
+            recordStart = 0;
+            for (int i = 0; i < fieldCount; i++) {
+                starts[i] -= shift;
+                ends[i] -= shift;
+            }
+        } else if (limit == buffer.length) {
+            buffer = Arrays.copyOf(buffer, buffer.length * 2);
         }
         int read = source.read(buffer, limit, buffer.length - limit);
         if (read < 0) {
@@ -458,7 +507,7 @@ final class CsvSanitizer {
     private record Column(String name, boolean drop, boolean pseudonymize) {
     }
 
-    /** An ASCII field of the current record: a window on the record buffer, reused from cell to cell. */
+    /** An ASCII field of the current record: a window on the buffer, reused from cell to cell. */
     private static final class AsciiCell implements CharSequence {
         private byte[] bytes;
         private int start;
