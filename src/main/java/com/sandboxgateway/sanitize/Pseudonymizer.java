@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestException;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -20,6 +21,8 @@ import com.sandboxgateway.policy.PolicyProperties;
 public final class Pseudonymizer {
 
     private static final String KEY = "gateway.policy.org.sanitization.pseudonymization-key";
+    /** A pseudonym's length in characters. */
+    static final int LENGTH = 16;
 
     private final byte[] keyBytes;
     private final String keyId;
@@ -93,10 +96,12 @@ public final class Pseudonymizer {
      * instead of four, which is most of the cost of sanitizing a large file.
      */
     static final class Session {
-        private static final char[] HEX = "0123456789abcdef".toCharArray();
+        private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
         private final MessageDigest inner;
         private final MessageDigest outer;
         private final String keyId;
+        private final byte[] digest = new byte[32];
+        private final byte[] hex = new byte[LENGTH];
         private byte[] encoded = new byte[64];
 
         private Session(byte[] key, String keyId) {
@@ -116,25 +121,35 @@ public final class Pseudonymizer {
 
         /** The pseudonym of {@code value}; an empty value stays empty. */
         String pseudonym(CharSequence value) {
-            if (value.isEmpty()) {
-                return "";
+            int encodedLength = utf8(value); // may grow the buffer: before it is read
+            return new String(hex, 0, pseudonym(encoded, 0, encodedLength, hex), StandardCharsets.US_ASCII);
+        }
+
+        /**
+         * Writes the pseudonym of the UTF-8 bytes {@code value[offset, offset + length)} into {@code target}
+         * as {@value #LENGTH} ASCII hex digits; an empty value has an empty pseudonym.
+         *
+         * @return how many bytes were written: {@value #LENGTH}, or 0 for an empty value
+         */
+        int pseudonym(byte[] value, int offset, int length, byte[] target) {
+            if (length == 0) {
+                return 0;
             }
-            int length = utf8(value);
             try {
                 MessageDigest innerHash = (MessageDigest) inner.clone();
-                innerHash.update(encoded, 0, length);
+                innerHash.update(value, offset, length);
+                innerHash.digest(digest, 0, digest.length);
                 MessageDigest outerHash = (MessageDigest) outer.clone();
-                outerHash.update(innerHash.digest());
-                byte[] digest = outerHash.digest();
-                char[] hex = new char[16];
-                for (int i = 0; i < 8; i++) {
-                    hex[2 * i] = HEX[(digest[i] >> 4) & 0xf];
-                    hex[2 * i + 1] = HEX[digest[i] & 0xf];
-                }
-                return new String(hex);
-            } catch (CloneNotSupportedException e) {
-                throw new IllegalStateException("the JDK's SHA-256 digest is cloneable", e);
+                outerHash.update(digest);
+                outerHash.digest(digest, 0, digest.length);
+            } catch (CloneNotSupportedException | DigestException e) {
+                throw new IllegalStateException("the JDK's SHA-256 digest is cloneable and 32 bytes long", e);
             }
+            for (int i = 0; i < LENGTH / 2; i++) {
+                target[2 * i] = HEX[(digest[i] >> 4) & 0xf];
+                target[2 * i + 1] = HEX[digest[i] & 0xf];
+            }
+            return LENGTH;
         }
 
         /** Encodes into the reusable buffer; ASCII, the common case, without a detour through String. */

@@ -4,8 +4,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * Writes characters as UTF-8 into a buffer of its own, ASCII byte for byte: a sanitizer writes tens of
- * millions of cells, and a {@code Writer} with its encoder adds a copy and a check per call.
+ * Writes characters as UTF-8 into a buffer of its own, ASCII byte for byte, and bytes that already are
+ * UTF-8 as they are: a sanitizer writes tens of millions of cells, and a {@code Writer} with its encoder
+ * adds a copy and a check per call.
  */
 final class Utf8Out {
 
@@ -29,14 +30,32 @@ final class Utf8Out {
     }
 
     void write(CharSequence text) throws IOException {
-        for (int i = 0, n = text.length(); i < n; i++) {
+        write(text, 0, text.length());
+    }
+
+    /** Writes {@code text} from index {@code from} up to {@code to}. */
+    void write(CharSequence text, int from, int to) throws IOException {
+        for (int i = from; i < to; i++) {
             char c = text.charAt(i);
-            if (c >= 0x80 && Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+            if (c >= 0x80 && Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(text.charAt(i + 1))) {
                 codePoint(Character.toCodePoint(c, text.charAt(++i)));
             } else {
                 write(c);
             }
         }
+    }
+
+    /** Writes bytes that already are UTF-8 as they are. */
+    void writeUtf8(byte[] utf8, int offset, int count) throws IOException {
+        if (count > buffer.length - length) {
+            drain();
+            if (count > buffer.length) {
+                out.write(utf8, offset, count);
+                return;
+            }
+        }
+        System.arraycopy(utf8, offset, buffer, length, count);
+        length += count;
     }
 
     void write(char[] chars, int offset, int count) throws IOException {

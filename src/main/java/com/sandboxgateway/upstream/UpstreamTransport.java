@@ -13,7 +13,6 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
-import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 import org.apache.hc.core5.pool.PoolStats;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
@@ -74,7 +73,7 @@ final class UpstreamTransport implements AutoCloseable {
             case UpstreamRequest.Bytes bytes ->
                     message.setEntity(new ByteArrayEntity(bytes.content(), ContentType.parse(bytes.contentType())));
             case UpstreamRequest.Stream stream -> message.setEntity(
-                    new InputStreamEntity(stream.content(), stream.length(), ContentType.parse(stream.contentType())));
+                    new StreamedEntity(stream.content(), stream.length(), ContentType.parse(stream.contentType())));
         }
         return new UpstreamResponse(message, http.executeOpen(null, message, null));
     }

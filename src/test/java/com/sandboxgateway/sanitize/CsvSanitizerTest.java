@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Set;
 
 import javax.crypto.Mac;
@@ -96,6 +97,31 @@ class CsvSanitizerTest {
     }
 
     @Test
+    void shouldRefuseEveryFormOfBadUtf8TheStrictDecoderRefuses() {
+        // A stray continuation byte, overlong forms, an encoded surrogate, beyond U+10FFFF, and sequences cut short.
+        for (String hex : List.of("80", "c0af", "c1bf", "e08080", "eda080", "f08fbfbf", "f4908080", "f5808080", "ff", "c3", "e4b8",
+                "f09f98")) {
+            byte[] bad = concat("a,b\n1,2\n3,x".getBytes(StandardCharsets.UTF_8), HexFormat.of().parseHex(hex));
+
+            assertThatThrownBy(() -> sanitize(bad, rules(Set.of(), Set.of()))).as(hex)
+                    .isInstanceOfSatisfying(GatewayException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_FILE);
+                        assertThat(e.getMessage()).startsWith("Line 3: the file is not valid UTF-8");
+                    });
+        }
+    }
+
+    @Test
+    void shouldPassTextBeyondAsciiThroughByteForByteAndPseudonymizeItsUtf8() throws Exception {
+        String csv = "name,email,note\nZoë 😀,zoë@例え.jp,\"中, 😀 \"\"quoted\"\"\"\n-😀,😀,=😀\n";
+
+        String out = sanitize(csv, rules(Set.of(), Set.of("email")));
+
+        assertThat(out).isEqualTo("name,email,note\nZoë 😀," + hmac16("zoë@例え.jp") + ",\"中, 😀 \"\"quoted\"\"\"\n'-😀,"
+                + hmac16("😀") + ",'=😀\n");
+    }
+
+    @Test
     void shouldNameTheColumnsAProfileMisses() {
         SanitizationRules orders = new SanitizationRules(Set.of(), Set.of(), true, "orders",
                 Set.of("order_id", "amount", "order_date"));
@@ -131,6 +157,12 @@ class CsvSanitizerTest {
         assertThat(report.pseudonymized()).containsExactly("email");
         assertThat(report.keyId()).isEqualTo(PSEUDONYMIZER.keyId()).startsWith("hmac-sha256:");
         assertThat(report.keyId()).doesNotContain(new String(KEY, StandardCharsets.UTF_8));
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
     }
 
     static String hmac16(String value) throws Exception {
