@@ -14,7 +14,9 @@
 #
 # Knobs (environment variables):
 #   DURATION=15        seconds of each wrk measurement
-#   WARMUP=45          seconds of warm-up load through each gateway before it is measured
+#   WARMUP=45          seconds of warm-up load through each gateway before it is measured, at least;
+#   WARMUP_MAX=240     the warm-up goes on in 15 s steps until the JIT compilers take under a tenth of
+#                      the gateway's CPU (a busy machine starves them), at most this long
 #   CONNECTIONS="1 16" connection counts
 #   BACKENDS="memory redis"  gateway configurations: memory (in-memory state, embedded H2 in memory),
 #                      redis (Redis DB REDIS_DB=13 on 127.0.0.1:6379, PostgreSQL schema PG_SCHEMA=bench_proxy
@@ -35,6 +37,7 @@ BENCH="$ROOT/bench"
 
 DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-45}
+WARMUP_MAX=${WARMUP_MAX:-240}
 CONNECTIONS=${CONNECTIONS:-"1 16"}
 BACKENDS=${BACKENDS:-"memory redis"}
 TTFE_N=${TTFE_N:-200}
@@ -192,38 +195,51 @@ tree_ticks() {
     done
     echo "$total"
 }
+# utime + stime of a JVM's JIT compiler threads: on a busy machine a gateway can spend minutes compiling,
+# and its CPU per request then says more about the warm-up than about the request path.
+jit_ticks() {
+    local total=0 task
+    for task in /proc/"$1"/task/*; do
+        if [[ "$(cat "$task/comm" 2>/dev/null)" == C[12]\ Compiler* ]]; then
+            total=$(( total + $(sed 's/.*) //' "$task/stat" 2>/dev/null | awk '{ print $12 + $13 }' || echo 0) ))
+        fi
+    done
+    echo "$total"
+}
 proc_kib() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
 load1() { cut -d' ' -f1 /proc/loadavg; }
 
 wait_for() {
     local what=$1 pid=$2 logfile=$3
     shift 3
-    for _ in $(seq 1 480); do
+    for _ in $(seq 1 1200); do
         "$@" >/dev/null 2>&1 && return 0
         kill -0 "$pid" 2>/dev/null || { tail -n 30 "$logfile" >&2; die "$what exited during start-up (log: $logfile)"; }
         sleep 0.25
     done
-    die "$what did not become ready in 120 s (log: $logfile)"
+    die "$what did not become ready in 300 s (log: $logfile)"
 }
 answers() { [[ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" != "000" ]]; }
 wait_for upstream "$UPSTREAM_PID" "$OUT_DIR/upstream/error.log" answers "http://127.0.0.1:$UPSTREAM_PORT/"
 wait_for proxy "$PROXY_PID" "$OUT_DIR/proxy/error.log" answers "http://127.0.0.1:$PROXY_PORT/"
 
 RESULTS="$OUT_DIR/results.tsv"
-printf 'backend\tconns\ttarget\trps\tp50_us\tp99_us\terrors\trequests\tserver_cpu_us_per_req\tupstream_cpu_us_per_req\tload1\n' >"$RESULTS"
+printf 'backend\tconns\ttarget\trps\tp50_us\tp99_us\terrors\trequests\tserver_cpu_us_per_req\tupstream_cpu_us_per_req\tload1\tjit_cpu_us_per_req\n' >"$RESULTS"
 
 # measure BACKEND TARGET PORT SERVER_PID CONNS SECONDS: one wrk run, appended to results.tsv.
 measure() {
-    local backend=$1 target=$2 port=$3 server=$4 conns=$5 seconds=$6 out server0 upstream0 r
+    local backend=$1 target=$2 port=$3 server=$4 conns=$5 seconds=$6 out server0 upstream0 jit0 r
     out="$OUT_DIR/wrk-$backend-$target-c$conns.txt"
     server0=$(tree_ticks "$server")
+    jit0=$(jit_ticks "$server")
     upstream0=$(tree_ticks "$UPSTREAM_PID")
     BENCH_FILE_ID=file-benchdata0001 taskset -c "$LOAD_CPUS" wrk -t1 -c"$conns" -d"${seconds}s" --timeout 10s \
         --latency -s "$BENCH/responses.lua" "http://127.0.0.1:$port" >"$out" 2>&1 || die "wrk failed, see $out"
     r=$(grep '^BENCH_RESULT' "$out") || die "wrk printed no result, see $out"
-    local requests server_t upstream_t
+    local requests server_t upstream_t jit_t
     requests=$(field "$r" requests)
     server_t=$(( $(tree_ticks "$server") - server0 ))
+    jit_t=$(( $(jit_ticks "$server") - jit0 ))
     upstream_t=$(( $(tree_ticks "$UPSTREAM_PID") - upstream0 ))
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$backend" "$conns" "$target" "$(field "$r" rps)" \
         "$(field "$r" p50_us)" "$(field "$r" p99_us)" \
@@ -231,7 +247,8 @@ measure() {
         "$requests" \
         "$(awk -v t="$server_t" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.0f", n ? t * 1e6 / hz / n : 0 }')" \
         "$(awk -v t="$upstream_t" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.0f", n ? t * 1e6 / hz / n : 0 }')" \
-        "$(load1)" >>"$RESULTS"
+        "$(load1)" "$(awk -v t="$jit_t" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.0f", n ? t * 1e6 / hz / n : 0 }')" \
+        >>"$RESULTS"
 }
 field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
 
@@ -309,8 +326,15 @@ for backend in $BACKENDS; do
         -d '{"model":"gpt-4.1","input":"hi","tools":[{"type":"code_interpreter","container":{"type":"auto","file_ids":["file-benchdata0001"]}}]}' \
         "http://127.0.0.1:$GW_PORT/v1/responses")
     [[ $probe == *' 200' ]] || die "a benchmark request through the gateway failed: ${probe: -400}"
-    log "gateway ($backend): ready after ${start_ms} ms; warm-up ${WARMUP}s at 16 connections"
-    measure "warmup-$backend" gateway "$GW_PORT" "$GW_PID" 16 "$WARMUP"
+    log "gateway ($backend): ready after ${start_ms} ms; warm-up at 16 connections, ${WARMUP}-${WARMUP_MAX}s"
+    warm=0
+    while (( warm < WARMUP_MAX )); do
+        measure "warmup-$backend" gateway "$GW_PORT" "$GW_PID" 16 15
+        warm=$(( warm + 15 ))
+        # Warm once the JIT compilers took under a tenth of the gateway's CPU in the last 15 s.
+        (( warm >= WARMUP )) && tail -n 1 "$RESULTS" | awk -F'\t' '{ exit !($12 * 10 < $9) }' && break
+    done
+    log "gateway ($backend): warm after ${warm}s ($(tail -n 1 "$RESULTS" | cut -f9,12 | tr '\t' '/') us/req CPU/JIT)"
     for conns in $CONNECTIONS; do
         log "gateway ($backend), $conns connections, ${DURATION}s (load $(load1))"
         measure "$backend" gateway "$GW_PORT" "$GW_PID" "$conns" "$DURATION"
@@ -345,16 +369,16 @@ echo
 awk -F'\t' '
     NR == 1 || $1 ~ /^(warmup|profile)/ { next }
     { key = $1 SUBSEP $2 SUBSEP $3; rps[key] = $4; p50[key] = $5 / 1000; p99[key] = $6 / 1000; err[key] = $7
-      cpu[key] = $9; up[key] = $10; load[key] = $11
+      cpu[key] = $9; up[key] = $10; load[key] = $11; jit[key] = $12
       if ($1 != "-" && !($1 in seen)) { seen[$1] = 1; backends[++nb] = $1 }
       if (!($2 in cseen)) { cseen[$2] = 1; conns[++nc] = $2 } }
     function row(label, key, dkey) {
-        printf "%-18s %6s %9.0f %8.2f %8.2f %+9.2f %+9.2f %13s %14s %6s %5s\n", label, c, rps[key], p50[key], p99[key],
-            p50[key] - p50[dkey], p99[key] - p99[dkey], cpu[key], up[key], err[key], load[key]
+        printf "%-18s %6s %9.0f %8.2f %8.2f %+9.2f %+9.2f %11s %8s %13s %6s %5s\n", label, c, rps[key], p50[key], p99[key],
+            p50[key] - p50[dkey], p99[key] - p99[dkey], cpu[key], jit[key], up[key], err[key], load[key]
     }
     END {
-        printf "%-18s %6s %9s %8s %8s %9s %9s %13s %14s %6s %5s\n", "target", "conns", "req/s", "p50 ms", "p99 ms",
-            "added p50", "added p99", "CPU us/req", "upstr us/req", "errors", "load"
+        printf "%-18s %6s %9s %8s %8s %9s %9s %11s %8s %13s %6s %5s\n", "target", "conns", "req/s", "p50 ms", "p99 ms",
+            "added p50", "added p99", "CPU us/req", "of it JIT", "upstr us/req", "errors", "load"
         for (i = 1; i <= nc; i++) {
             c = conns[i]; d = "-" SUBSEP c SUBSEP "direct"
             row("direct", d, d)
@@ -362,7 +386,8 @@ awk -F'\t' '
             for (b = 1; b <= nb; b++) row("gateway " backends[b], backends[b] SUBSEP c SUBSEP "gateway", d)
         }
     }' "$RESULTS"
-echo "(CPU us/req: utime+stime of the nginx proxy or the gateway JVM per completed request; upstr: of the fake upstream)"
+echo "(CPU us/req: utime+stime of the nginx proxy or the gateway JVM per completed request, of it JIT: its C1/C2"
+echo " compiler threads; upstr: of the fake upstream; load: 1-minute load average when the cell ended)"
 if (( TTFE_N > 0 )); then
     echo
     echo "Time to first SSE event, $TTFE_N sequential stream:true requests on one connection"
