@@ -241,7 +241,7 @@ measure() {
     server_t=$(( $(tree_ticks "$server") - server0 ))
     jit_t=$(( $(jit_ticks "$server") - jit0 ))
     upstream_t=$(( $(tree_ticks "$UPSTREAM_PID") - upstream0 ))
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$backend" "$conns" "$target" "$(field "$r" rps)" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$backend" "$conns" "$target" "$(field "$r" rps)" \
         "$(field "$r" p50_us)" "$(field "$r" p99_us)" \
         $(( $(field "$r" err_connect) + $(field "$r" err_read) + $(field "$r" err_write) + $(field "$r" err_status) + $(field "$r" err_timeout) )) \
         "$requests" \
@@ -288,7 +288,9 @@ for backend in $BACKENDS; do
     dir="$OUT_DIR/gateway-$backend"
     mkdir -p "$dir"
     case $backend in
-        memory) state=(--gateway.state.backend=memory --spring.datasource.url=jdbc:h2:mem:bench --spring.datasource.username=sa) ;;
+        # The embedded H2 as the gateway configures it by default, in memory.
+        memory) state=(--gateway.state.backend=memory --spring.datasource.username=sa
+                       '--spring.datasource.url=jdbc:h2:mem:bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH') ;;
         redis)
             psql -q -h 127.0.0.1 -U postgres -d test -c "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE; CREATE SCHEMA $PG_SCHEMA" \
                 >"$dir/psql.log" 2>&1 || die "could not prepare PostgreSQL schema $PG_SCHEMA, see $dir/psql.log"
