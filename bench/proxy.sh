@@ -18,7 +18,7 @@
 #   WARMUP_MAX=240     the warm-up goes on in 15 s steps until the JIT compilers take under a tenth of
 #                      the gateway's CPU (a busy machine starves them), at most this long
 #   CONNECTIONS="1 16" connection counts
-#   BACKENDS="memory redis"  gateway configurations: memory (in-memory state, embedded H2 in memory),
+#   BACKENDS="memory redis"  gateway configurations: memory (in-memory state, the embedded H2 file),
 #                      redis (Redis DB REDIS_DB=13 on 127.0.0.1:6379, PostgreSQL schema PG_SCHEMA=bench_proxy
 #                      of db test on 127.0.0.1:5432, dropped and created afresh)
 #   TTFE_N=200         sequential streamed requests per target for time to first event (0 skips it)
@@ -288,9 +288,10 @@ for backend in $BACKENDS; do
     dir="$OUT_DIR/gateway-$backend"
     mkdir -p "$dir"
     case $backend in
-        # The embedded H2 as the gateway configures it by default, in memory.
+        # The embedded H2 as the gateway configures it by default: a file (in this run's directory). Not
+        # in memory: the tables would grow in the heap until full collections took most of the CPU.
         memory) state=(--gateway.state.backend=memory --spring.datasource.username=sa
-                       '--spring.datasource.url=jdbc:h2:mem:bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH') ;;
+                       '--spring.datasource.url=jdbc:h2:file:./data/bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH') ;;
         redis)
             psql -q -h 127.0.0.1 -U postgres -d test -c "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE; CREATE SCHEMA $PG_SCHEMA" \
                 >"$dir/psql.log" 2>&1 || die "could not prepare PostgreSQL schema $PG_SCHEMA, see $dir/psql.log"
