@@ -9,8 +9,11 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer " .. (os.getenv("BENCH_API_KEY") or "sk-gw-dev-alice")
 -- BENCH_STREAM=true asks for the SSE stream instead; run.sh uses it only to warm up the relay.
 local stream = os.getenv("BENCH_STREAM") == "true" and '"stream":true,' or ""
+-- BENCH_FILE_ID names an uploaded file for the container (bench/proxy.sh), so the gateway checks its owner.
+local file = os.getenv("BENCH_FILE_ID")
+local files = file and (',"file_ids":["' .. file .. '"]') or ""
 wrk.body = '{"model":"gpt-4.1","input":"hi",' .. stream ..
-  '"tools":[{"type":"code_interpreter","container":{"type":"auto"}}]}'
+  '"tools":[{"type":"code_interpreter","container":{"type":"auto"' .. files .. '}}]}'
 
 -- One machine-readable line for run.sh; wrk's own --latency text stays in the log
 -- for humans. Latencies are in microseconds, as wrk records them.

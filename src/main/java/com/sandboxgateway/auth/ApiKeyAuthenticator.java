@@ -25,6 +25,8 @@ import com.nimbusds.jwt.JWT;
 public class ApiKeyAuthenticator {
 
     private static final String BEARER = "Bearer ";
+    private static final MessageDigest SHA_256 = sha256();
+    private static final HexFormat HEX = HexFormat.of();
     private static final String UNKNOWN = "Missing or unknown gateway key. Send 'Authorization: Bearer <gateway key>'"
             + " (or a token of your company's identity provider); ask your platform team for a key.";
 
@@ -98,11 +100,22 @@ public class ApiKeyAuthenticator {
         return keys;
     }
 
-    /** Hex SHA-256 of a key, as operators write it in {@code gateway.auth.keys[].sha256}. */
+    /**
+     * Hex SHA-256 of a key, as operators write it in {@code gateway.auth.keys[].sha256}. Every request hashes
+     * its bearer, so the digest is cloned from a prototype rather than looked up among the security providers.
+     */
     public static String sha256Hex(String key) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
+            MessageDigest digest = (MessageDigest) SHA_256.clone();
+            return HEX.formatHex(digest.digest(key.getBytes(StandardCharsets.UTF_8)));
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("the platform's SHA-256 cannot be cloned", e);
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required by every Java platform", e);
         }

@@ -1,6 +1,8 @@
 package com.sandboxgateway.ownership;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 import com.sandboxgateway.api.Route;
@@ -38,30 +40,32 @@ public final class OwnershipRecorder implements ResponseInspector {
 
     @Override
     public JsonNode onJson(Exchange exchange, JsonNode body) {
+        List<OwnershipStore.Created> created = new ArrayList<>();
         switch (exchange.route().route()) {
-            case RESPONSES_CREATE, RESPONSE_GET, RESPONSE_CANCEL -> recordResponse(exchange, body);
-            case FILES_UPLOAD -> record(exchange, body.get("id"), ObjectKind.FILE, null, epochSeconds(body.get("expires_at")));
-            case CONTAINERS_CREATE -> record(exchange, body.get("id"), ObjectKind.CONTAINER, null, null);
+            case RESPONSES_CREATE, RESPONSE_GET, RESPONSE_CANCEL -> recordResponse(exchange, body, created);
+            case FILES_UPLOAD -> add(exchange, body.get("id"), ObjectKind.FILE, null, epochSeconds(body.get("expires_at")), created);
+            case CONTAINERS_CREATE -> add(exchange, body.get("id"), ObjectKind.CONTAINER, null, null, created);
             case CONTAINER_FILES_CREATE ->
-                    record(exchange, body.get("id"), ObjectKind.CONTAINER_FILE, exchange.route().id("container_id"), null);
+                    add(exchange, body.get("id"), ObjectKind.CONTAINER_FILE, exchange.route().id("container_id"), null, created);
             case RESPONSE_DELETE -> store.markDeleted(exchange.route().id("response_id"));
             case FILE_DELETE -> store.markDeleted(exchange.route().id("file_id"));
             case CONTAINER_DELETE -> store.markDeleted(exchange.route().id("container_id"));
             case CONTAINER_FILE_DELETE -> store.markDeleted(exchange.route().id("file_id"));
-            case CONVERSATIONS_CREATE -> record(exchange, body.get("id"), ObjectKind.CONVERSATION, null, null);
+            case CONVERSATIONS_CREATE -> add(exchange, body.get("id"), ObjectKind.CONVERSATION, null, null, created);
             case CONVERSATION_DELETE -> store.markDeleted(exchange.route().id("conversation_id"));
             // The conversation is the caller's (checked before), so the items read or added in it are too.
             case CONVERSATION_ITEMS_CREATE, CONVERSATION_ITEMS_LIST -> {
                 for (JsonNode item : body.path("data")) {
-                    recordItem(exchange, item, exchange.route().id("conversation_id"));
+                    recordItem(exchange, item, exchange.route().id("conversation_id"), created);
                 }
             }
-            case CONVERSATION_ITEM_GET -> recordItem(exchange, body, exchange.route().id("conversation_id"));
+            case CONVERSATION_ITEM_GET -> recordItem(exchange, body, exchange.route().id("conversation_id"), created);
             case CONVERSATION_ITEM_DELETE -> store.markDeleted(exchange.route().id("item_id"));
-            case SKILLS_CREATE -> record(exchange, body.get("id"), ObjectKind.SKILL, null, null);
+            case SKILLS_CREATE -> add(exchange, body.get("id"), ObjectKind.SKILL, null, null, created);
             case SKILL_DELETE -> store.markDeleted(exchange.route().id("skill_id"));
             default -> { }
         }
+        store.recordAll(exchange.principal(), created);
         return body;
     }
 
@@ -70,21 +74,23 @@ public final class OwnershipRecorder implements ResponseInspector {
         if (data == null) {
             return;
         }
+        List<OwnershipStore.Created> created = new ArrayList<>();
         JsonNode response = data.get("response");
         if (response != null) {
-            recordResponse(exchange, response);
+            recordResponse(exchange, response, created);
         }
         JsonNode item = data.get("item");
         if (item != null) {
-            recordItem(exchange, item, exchange.responseId());
+            recordItem(exchange, item, exchange.responseId(), created);
         }
+        store.recordAll(exchange.principal(), created);
     }
 
-    private void recordResponse(Exchange exchange, JsonNode response) {
+    private void recordResponse(Exchange exchange, JsonNode response, List<OwnershipStore.Created> created) {
         JsonNode id = response.get("id");
-        record(exchange, id, ObjectKind.RESPONSE, null, null);
+        add(exchange, id, ObjectKind.RESPONSE, null, null, created);
         for (JsonNode item : response.path("output")) {
-            recordItem(exchange, item, id == null ? null : id.asString(null));
+            recordItem(exchange, item, id == null ? null : id.asString(null), created);
         }
     }
 
@@ -94,24 +100,28 @@ public final class OwnershipRecorder implements ResponseInspector {
      * started that container for them, and the container files a message cites were made by that code for
      * them, so replaying the message works for them alone.
      */
-    private void recordItem(Exchange exchange, JsonNode item, String parentId) {
-        record(exchange, item.get("id"), ObjectKind.ITEM, parentId, null);
-        record(exchange, item.get("container_id"), ObjectKind.CONTAINER, null, null);
-        record(exchange, item.path("environment").get("container_id"), ObjectKind.CONTAINER, null, null);
+    private void recordItem(Exchange exchange, JsonNode item, String parentId, List<OwnershipStore.Created> created) {
+        add(exchange, item.get("id"), ObjectKind.ITEM, parentId, null, created);
+        add(exchange, item.get("container_id"), ObjectKind.CONTAINER, null, null, created);
+        add(exchange, item.path("environment").get("container_id"), ObjectKind.CONTAINER, null, null, created);
         for (JsonNode part : item.path("content")) {
             for (JsonNode annotation : part.path("annotations")) {
                 if ("container_file_citation".equals(annotation.path("type").asString(null))) {
-                    record(exchange, annotation.get("file_id"), ObjectKind.CONTAINER_FILE,
-                            annotation.path("container_id").asString(null), null);
+                    add(exchange, annotation.get("file_id"), ObjectKind.CONTAINER_FILE,
+                            annotation.path("container_id").asString(null), null, created);
                 }
             }
         }
     }
 
-    /** Records an id once per exchange: a stream names the same response and container in many events. */
-    private void record(Exchange exchange, JsonNode id, ObjectKind kind, String parentId, Instant expiresAt) {
+    /**
+     * Adds an id to those the answer (or event) created, once per exchange: a stream names the same response and
+     * container in many events. All of them are recorded together, in one statement.
+     */
+    private static void add(Exchange exchange, JsonNode id, ObjectKind kind, String parentId, Instant expiresAt,
+                            List<OwnershipStore.Created> created) {
         if (id != null && id.isString() && !id.asString().isBlank() && exchange.firstOwnershipOf(id.asString())) {
-            store.record(id.asString(), kind, exchange.principal(), parentId, expiresAt);
+            created.add(new OwnershipStore.Created(id.asString(), kind, parentId, expiresAt));
         }
     }
 

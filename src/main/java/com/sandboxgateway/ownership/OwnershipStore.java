@@ -6,11 +6,12 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -25,6 +26,8 @@ public class OwnershipStore {
 
     /** Ids per {@code IN} list: far below the bind-parameter limits of PostgreSQL and H2. */
     private static final int FIND_BATCH = 500;
+    /** Objects per {@code INSERT}: seven bind parameters each, far below the limits too. */
+    private static final int RECORD_BATCH = 500;
 
     private final JdbcClient jdbc;
     private final Clock clock;
@@ -36,21 +39,31 @@ public class OwnershipStore {
 
     /** Records a new object for its creator; does nothing if the id is already recorded. */
     public void record(String id, ObjectKind kind, Principal owner, String parentId, Instant expiresAt) {
-        try {
-            jdbc.sql("""
-                    INSERT INTO owned_object (id, kind, owner_user, owner_team, parent_id, created_at, expires_at)
-                    SELECT :id, :kind, :user, :team, :parent, :created, :expires
-                    WHERE NOT EXISTS (SELECT 1 FROM owned_object WHERE id = :id)""")
-                    .param("id", id)
-                    .param("kind", kind.name())
-                    .param("user", owner.user())
-                    .param("team", owner.team())
-                    .param("parent", parentId)
-                    .param("created", Timestamp.from(clock.instant()))
-                    .param("expires", expiresAt == null ? null : Timestamp.from(expiresAt))
-                    .update();
-        } catch (DuplicateKeyException concurrentInsert) {
-            // Another request recorded the same id first; the first owner stands.
+        recordAll(owner, List.of(new Created(id, kind, parentId, expiresAt)));
+    }
+
+    /** An object an answer created, to be recorded for its creator. */
+    public record Created(String id, ObjectKind kind, String parentId, Instant expiresAt) {
+    }
+
+    /**
+     * Records the objects one answer created for their creator, in one statement per {@value #RECORD_BATCH}
+     * objects (so one commit where no transaction is open, not one per object). An id already on record, or
+     * repeated in the list, keeps its first owner: {@code ON CONFLICT DO NOTHING}, which PostgreSQL and H2 (in
+     * the PostgreSQL mode the gateway configures) both take.
+     */
+    public void recordAll(Principal owner, List<Created> objects) {
+        Timestamp now = Timestamp.from(clock.instant());
+        for (int from = 0; from < objects.size(); from += RECORD_BATCH) {
+            List<Created> batch = objects.subList(from, Math.min(objects.size(), from + RECORD_BATCH));
+            List<Object> values = new ArrayList<>(7 * batch.size());
+            for (Created object : batch) {
+                values.addAll(Arrays.asList(object.id(), object.kind().name(), owner.user(), owner.team(), object.parentId(),
+                        now, object.expiresAt() == null ? null : Timestamp.from(object.expiresAt())));
+            }
+            jdbc.sql("INSERT INTO owned_object (id, kind, owner_user, owner_team, parent_id, created_at, expires_at) VALUES "
+                            + String.join(", ", Collections.nCopies(batch.size(), "(?, ?, ?, ?, ?, ?, ?)")) + " ON CONFLICT DO NOTHING")
+                    .params(values).update();
         }
     }
 

@@ -24,6 +24,7 @@ import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.ApiKeyAuthenticator;
 import com.sandboxgateway.auth.InvalidCredentialsException;
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.metrics.MeterFamily;
 import com.sandboxgateway.metrics.MetricsProperties;
 import com.sandboxgateway.multipart.MultipartUpload;
 import com.sandboxgateway.policy.Decision;
@@ -61,8 +62,10 @@ class ProxyController {
     private final ResponseRelay relay;
     private final ApplicationEventPublisher events;
     private final Clock clock;
-    private final MeterRegistry meters;
     private final boolean perUserMetrics;
+    private final MeterFamily<Counter> requests;
+    private final MeterFamily<Counter> refusals;
+    private final MeterFamily<Timer> upstreamLatency;
     private final RequestTracing tracing;
 
     ProxyController(ApiKeyAuthenticator authenticator, PolicyChain chain, UpstreamClient upstream, JsonMapper json,
@@ -77,8 +80,13 @@ class ProxyController {
         this.relay = new ResponseRelay(json, errors, properties.maxJsonBytes());
         this.events = events;
         this.clock = clock;
-        this.meters = meters;
         this.perUserMetrics = metrics.perUser();
+        this.requests = perUserMetrics
+                ? MeterFamily.counters(meters, "gateway.requests", "Requests answered on /v1", "route", "team", "status", "user")
+                : MeterFamily.counters(meters, "gateway.requests", "Requests answered on /v1", "route", "team", "status");
+        this.refusals = MeterFamily.counters(meters, "gateway.policy.refusals", null, "code", "team");
+        this.upstreamLatency = MeterFamily.histogramTimers(meters, "gateway.upstream.latency",
+                "Time until the upstream's answer began", "route");
         this.tracing = tracing;
     }
 
@@ -101,7 +109,7 @@ class ProxyController {
             } catch (GatewayException e) {
                 response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
                 refuse(request, response, e);
-                meters.counter("gateway.policy.refusals", "code", e.code().code(), "team", principal.get().team()).increment();
+                refusals.with(e.code().code(), principal.get().team()).increment();
                 events.publishEvent(new RequestRefused(requestId, principal.get(), request.getMethod(),
                         // A path that matched no route may hold anything a client typed: the audit keeps only that.
                         route.isPresent() ? request.getRequestURI() : "(no route)",
@@ -115,13 +123,12 @@ class ProxyController {
 
     /** {@code gateway.requests} by route, team and status (and user, when per-user metrics are on). */
     private void countRequest(Optional<RouteMatch> route, HttpServletResponse response, Principal principal) {
-        Counter.Builder counter = Counter.builder("gateway.requests").description("Requests answered on /v1")
-                .tag("route", route.map(match -> match.route().name().toLowerCase(Locale.ROOT)).orElse("none")).tag("team", principal == null ? "none" : principal.team())
-                .tag("status", Integer.toString(response.getStatus()));
-        if (perUserMetrics) {
-            counter.tag("user", principal == null ? "none" : principal.user());
-        }
-        counter.register(meters).increment();
+        String routeName = route.map(match -> match.route().name().toLowerCase(Locale.ROOT)).orElse("none");
+        String team = principal == null ? "none" : principal.team();
+        String status = Integer.toString(response.getStatus());
+        Counter counter = perUserMetrics ? requests.with(routeName, team, status, principal == null ? "none" : principal.user())
+                : requests.with(routeName, team, status);
+        counter.increment();
     }
 
     private void proxy(String requestId, Principal principal, Optional<RouteMatch> matched, HttpServletRequest request,
@@ -161,9 +168,7 @@ class ProxyController {
         try (RequestTracing.UpstreamCall call = tracing.upstreamCall(exchange);
              UpstreamResponse answer = upstream.send(upstreamRequest)) {
             // Recorded while the call's span is current: its trace id becomes the histogram's exemplar.
-            sending.stop(Timer.builder("gateway.upstream.latency").description("Time until the upstream's answer began")
-                    .tag("route", exchange.route().route().name().toLowerCase(Locale.ROOT))
-                    .publishPercentileHistogram().register(meters));
+            sending.stop(upstreamLatency.with(exchange.route().route().name().toLowerCase(Locale.ROOT)));
             call.answered(answer.status());
             exchange.upstreamAnswered(answer.status(), answer.header("x-request-id"));
             relay.relay(exchange, answer, chain.inspectors(), response);

@@ -4,6 +4,7 @@ import java.util.Locale;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayHeaders;
+import com.sandboxgateway.metrics.MeterFamily;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
@@ -12,6 +13,7 @@ import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateUnavailableException;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
@@ -27,13 +29,13 @@ public final class RateLimits implements RequestStep {
     private final RateLimiter limiter;
     private final TeamPolicies teams;
     private final StateFailures failures;
-    private final MeterRegistry meters;
+    private final MeterFamily<Counter> decisions;
 
     public RateLimits(RateLimiter limiter, TeamPolicies teams, StateFailures failures, MeterRegistry meters) {
         this.limiter = limiter;
         this.teams = teams;
         this.failures = failures;
-        this.meters = meters;
+        this.decisions = MeterFamily.counters(meters, "gateway.ratelimit.decisions", null, "scope", "outcome");
     }
 
     @Override
@@ -49,8 +51,7 @@ public final class RateLimits implements RequestStep {
         } catch (StateUnavailableException e) {
             return failures.decide(exchange, "rate limits", e);
         }
-        meters.counter("gateway.ratelimit.decisions", "scope", take.scope().name().toLowerCase(Locale.ROOT),
-                "outcome", take.allowed() ? "allowed" : "denied").increment();
+        decisions.with(take.scope().name().toLowerCase(Locale.ROOT), take.allowed() ? "allowed" : "denied").increment();
         exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_LIMIT, Long.toString(take.perMinute()));
         exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_POLICY, take.perMinute() + ";w=60;burst=" + take.burst());
         exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_REMAINING, Long.toString(take.remaining()));

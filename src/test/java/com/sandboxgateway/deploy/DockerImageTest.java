@@ -31,22 +31,47 @@ class DockerImageTest {
     }
 
     @Test
-    void shouldRunTheExtractedLayersWithTheLauncher() {
-        assertThat(dockerfile).contains("-Djarmode=tools -jar application.jar extract --layers --launcher");
+    void shouldRunThePlainJarsOfTheExtractedLayers() {
+        assertThat(dockerfile).contains("-Djarmode=tools -jar application.jar extract --layers --destination extracted")
+                .doesNotContain("--launcher");
         assertThat(lines("COPY --from=build")).extracting(line -> line.split("/extracted/")[1].split("/")[0])
                 .containsExactly("dependencies", "spring-boot-loader", "snapshot-dependencies", "application");
-        assertThat(dockerfile).contains("ENTRYPOINT [\"java\", \"org.springframework.boot.loader.launch.JarLauncher\"]");
+        assertThat(dockerfile).contains("ENTRYPOINT [\"java\", \"-XX:AOTCache=app.aot\", \"-jar\", \"application.jar\"]");
+    }
+
+    @Test
+    void shouldTrainTheAheadOfTimeCacheOnTheRuntimeJdkWithTheRuntimeFlags() {
+        List<String> stages = lines("FROM ");
+        assertThat(stages).hasSize(2);
+        assertThat(stages.getFirst()).contains("eclipse-temurin:25-jdk");
+        assertThat(stages.getLast()).contains("eclipse-temurin:25-jre");
+        List<String> all = dockerfile.lines().toList();
+        int training = indexOf(all, "RUN java -XX:AOTCacheOutput=app.aot -Dspring.context.exit=onRefresh -jar application.jar");
+        assertThat(training).as("the training run is after the flags and the jars, before the user change")
+                .isGreaterThan(indexOf(all, "ENV JDK_JAVA_OPTIONS=")).isGreaterThan(indexOf(all, "COPY --from=build /build/extracted/application/"))
+                .isLessThan(indexOf(all, "USER "));
+        assertThat(all.get(training + 1)).as("the training run's database is in memory, so the image holds none")
+                .contains("--spring.datasource.url=jdbc:h2:mem:");
     }
 
     @Test
     void shouldSizeTheHeapFromTheContainerLimit() {
-        assertThat(dockerfile).contains("-XX:MaxRAMPercentage=").contains("-XX:+ExitOnOutOfMemoryError");
+        assertThat(dockerfile).contains("-XX:MaxRAMPercentage=").contains("-XX:+ExitOnOutOfMemoryError").contains("-XX:+UseSerialGC");
     }
 
     @Test
     void shouldSendTheMavenProjectOnlyToTheBuild() {
         assertThat(DeployFiles.text(".dockerignore").lines().map(String::strip))
                 .contains("*", "!mvnw", "!pom.xml", "!.mvn/", "!src/");
+    }
+
+    private static int indexOf(List<String> lines, String prefix) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith(prefix)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no line starts with " + prefix);
     }
 
     private List<String> lines(String prefix) {

@@ -1,6 +1,7 @@
 package com.sandboxgateway.ownership;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.time.Clock;
 import java.util.List;
@@ -61,5 +62,21 @@ class OwnershipTest {
         store.markDeleted("cntr_1");
         assertThat(ownership.visible("cntr_1", ALICE)).isEmpty();
         assertThat(store.find("cntr_1")).hasValueSatisfying(object -> assertThat(object.ownerUser()).isEqualTo("alice"));
+    }
+
+    @Test
+    void shouldRecordAnAnswersObjectsTogetherKeepingEachIdsFirstOwner() {
+        store.record("cntr_1", ObjectKind.CONTAINER, BOB, null, null);
+
+        store.recordAll(ALICE, List.of(new OwnershipStore.Created("resp_1", ObjectKind.RESPONSE, null, null),
+                new OwnershipStore.Created("ci_1", ObjectKind.ITEM, "resp_1", null),
+                new OwnershipStore.Created("cntr_1", ObjectKind.CONTAINER, null, null),
+                new OwnershipStore.Created("cfile_1", ObjectKind.CONTAINER_FILE, "cntr_1", null),
+                new OwnershipStore.Created("ci_1", ObjectKind.CONTAINER_FILE, "cntr_9", null)));
+
+        assertThat(store.findAll(List.of("resp_1", "ci_1", "cntr_1", "cfile_1"))).extracting(OwnedObject::id, OwnedObject::ownerUser,
+                OwnedObject::kind, OwnedObject::parentId).containsExactlyInAnyOrder(
+                tuple("resp_1", "alice", ObjectKind.RESPONSE, null), tuple("ci_1", "alice", ObjectKind.ITEM, "resp_1"),
+                tuple("cntr_1", "bob", ObjectKind.CONTAINER, null), tuple("cfile_1", "alice", ObjectKind.CONTAINER_FILE, "cntr_1"));
     }
 }
