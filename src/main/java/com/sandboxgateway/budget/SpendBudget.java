@@ -70,17 +70,17 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
         try {
             left = counters.remaining(List.of(counter(team, LocalDate.now(clock))));
         } catch (StateUnavailableException e) {
-            return failures.decide(exchange, "spend caps", e);
+            return failures.decide("spend caps", e);
         }
         if (left > 0) {
             return Decision.PROCEED;
         }
         Duration untilMidnight = Duration.between(clock.instant(),
                 LocalDate.now(clock).plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC));
-        exchange.addResponseHeader("Retry-After", Long.toString(Math.max(1, untilMidnight.toSeconds())));
         return Decision.reject(ErrorCode.SPEND_BUDGET_EXHAUSTED, "Team " + team + " has reached its daily spend cap of $"
                 + teams.of(team).limits().maxUsdPerDay().toPlainString()
-                + " (estimated). Requests that cost money are refused until 00:00 UTC; ask your platform team to raise the cap.");
+                + " (estimated). Requests that cost money are refused until 00:00 UTC; ask your platform team to raise the cap.")
+                .retryAfter(untilMidnight);
     }
 
     @Override

@@ -79,7 +79,7 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             session = session(exchange, request);
             grant = counters.reserve(counters(user, session, day, limits), wanted);
         } catch (StateUnavailableException e) {
-            return failures.decide(exchange, "turn budgets", e);
+            return failures.decide("turn budgets", e);
         }
         if (session != null) {
             exchange.sessionResolved(session);

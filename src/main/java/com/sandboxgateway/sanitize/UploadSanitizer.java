@@ -3,7 +3,6 @@ package com.sandboxgateway.sanitize;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
@@ -33,19 +32,16 @@ public final class UploadSanitizer implements RequestStep {
         }
         SanitizationRules rules = files.rules(exchange.datasetProfile());
         if (rules == null) {
-            GatewayException unknown = files.unknownProfile(exchange.datasetProfile());
-            return Decision.reject(unknown.code(), unknown.getMessage());
+            return files.unknownProfile(exchange.datasetProfile());
         }
         multipart.upload().onFile((headers, content, out) -> {
-            SanitizationReport report;
-            try {
-                report = files.sanitize(exchange, headers.filename(), null, content, out, rules);
-            } catch (GatewayException refused) {
+            switch (files.sanitize(exchange, headers.filename(), null, content, out, rules)) {
                 // The form field is the param a client can act on; the message already says where in the file.
-                throw refused.param() != null ? refused
-                        : new GatewayException(refused.code(), refused.getMessage(), headers.name(), refused);
+                case FileSanitizer.Outcome.Refused(Decision.Reject refusal) ->
+                        throw (refusal.param() != null ? refusal : refusal.at(headers.name())).asException();
+                case FileSanitizer.Outcome.Sanitized(SanitizationReport report) -> log.info("Sanitized upload for {}/{}: {}",
+                        exchange.principal().team(), exchange.principal().user(), report.header());
             }
-            log.info("Sanitized upload for {}/{}: {}", exchange.principal().team(), exchange.principal().user(), report.header());
         });
         return Decision.PROCEED;
     }

@@ -141,9 +141,17 @@ public final class UpstreamClient implements AutoCloseable {
      * have run code, which is why the gateway never repeats it either. A call that could not connect never got there.
      */
     public static boolean worthRetrying(String method, GatewayException failure) {
-        boolean upstreamFailed = failure.code() == ErrorCode.UPSTREAM_ERROR || failure.code() == ErrorCode.UPSTREAM_TIMEOUT;
-        return failure.code().worthRetrying()
-                && (!upstreamFailed || UpstreamRequest.idempotent(method) || UpstreamRetry.neverSent(failure.getCause()));
+        return worthRetrying(method, failure.code(), failure.getCause());
+    }
+
+    /**
+     * {@link #worthRetrying(String, GatewayException)} for an error with this code.
+     *
+     * @param cause what failed underneath, or {@code null} (a refusal)
+     */
+    public static boolean worthRetrying(String method, ErrorCode code, Throwable cause) {
+        boolean upstreamFailed = code == ErrorCode.UPSTREAM_ERROR || code == ErrorCode.UPSTREAM_TIMEOUT;
+        return code.worthRetrying() && (!upstreamFailed || UpstreamRequest.idempotent(method) || UpstreamRetry.neverSent(cause));
     }
 
     /** Connections currently leased, idle and awaited; used by health checks and leak tests. */
