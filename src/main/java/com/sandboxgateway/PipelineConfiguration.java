@@ -1,8 +1,30 @@
 package com.sandboxgateway;
 
+import static com.sandboxgateway.api.Route.CONTAINERS_CREATE;
+import static com.sandboxgateway.api.Route.CONTAINERS_LIST;
+import static com.sandboxgateway.api.Route.CONTAINER_DELETE;
+import static com.sandboxgateway.api.Route.CONTAINER_FILES_CREATE;
+import static com.sandboxgateway.api.Route.CONTAINER_FILE_DELETE;
+import static com.sandboxgateway.api.Route.CONVERSATIONS_CREATE;
+import static com.sandboxgateway.api.Route.CONVERSATION_DELETE;
+import static com.sandboxgateway.api.Route.CONVERSATION_ITEMS_CREATE;
+import static com.sandboxgateway.api.Route.CONVERSATION_ITEMS_LIST;
+import static com.sandboxgateway.api.Route.CONVERSATION_ITEM_DELETE;
+import static com.sandboxgateway.api.Route.CONVERSATION_ITEM_GET;
+import static com.sandboxgateway.api.Route.CONVERSATION_UPDATE;
+import static com.sandboxgateway.api.Route.FILES_LIST;
+import static com.sandboxgateway.api.Route.FILES_UPLOAD;
+import static com.sandboxgateway.api.Route.FILE_DELETE;
+import static com.sandboxgateway.api.Route.RESPONSES_CREATE;
+import static com.sandboxgateway.api.Route.RESPONSE_CANCEL;
+import static com.sandboxgateway.api.Route.RESPONSE_DELETE;
+import static com.sandboxgateway.api.Route.RESPONSE_GET;
+
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.springframework.context.ApplicationEventPublisher;
@@ -12,6 +34,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.audit.CodeExecutionAuditor;
 import com.sandboxgateway.audit.CodeOutputsRequested;
+import com.sandboxgateway.api.Route;
 import com.sandboxgateway.audit.RunawaySessions;
 import com.sandboxgateway.budget.SpendBudget;
 import com.sandboxgateway.budget.TurnBudget;
@@ -25,8 +48,8 @@ import com.sandboxgateway.ownership.OwnershipRecorder;
 import com.sandboxgateway.ownership.OwnershipStore;
 import com.sandboxgateway.policy.PolicyChain;
 import com.sandboxgateway.policy.PolicyProperties;
-import com.sandboxgateway.policy.RequestStep;
-import com.sandboxgateway.policy.ResponseInspector;
+import com.sandboxgateway.policy.Inspection;
+import com.sandboxgateway.policy.Step;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.policy.input.FileUrls;
 import com.sandboxgateway.policy.input.UnsupportedInputs;
@@ -55,6 +78,18 @@ import tools.jackson.databind.json.JsonMapper;
 @Configuration(proxyBeanMethods = false)
 class PipelineConfiguration {
 
+    /** Creating, fetching and cancelling a response: the answers that show a response object. */
+    private static final Set<Route> RESPONSES = EnumSet.of(RESPONSES_CREATE, RESPONSE_GET, RESPONSE_CANCEL);
+    /** The routes whose bodies carry model or sandbox input (texts, files, tools): see {@code Exchange.inputs()}. */
+    private static final Set<Route> MODEL_INPUT = EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE, CONVERSATIONS_CREATE,
+            CONVERSATION_UPDATE, CONVERSATION_ITEMS_CREATE);
+    /** The routes whose answers create, show or delete an object someone owns. */
+    private static final Set<Route> OBJECTS_MADE_OR_DELETED = union(RESPONSES, EnumSet.of(RESPONSE_DELETE, FILES_UPLOAD,
+            FILE_DELETE, CONTAINERS_CREATE, CONTAINER_DELETE, CONTAINER_FILES_CREATE, CONTAINER_FILE_DELETE, CONVERSATIONS_CREATE,
+            CONVERSATION_DELETE, CONVERSATION_ITEMS_CREATE, CONVERSATION_ITEMS_LIST, CONVERSATION_ITEM_GET, CONVERSATION_ITEM_DELETE));
+    /** The routes that take a file upload. */
+    private static final Set<Route> UPLOADS = EnumSet.of(FILES_UPLOAD, CONTAINER_FILES_CREATE);
+
     @Bean
     Clock clock() {
         return Clock.systemUTC();
@@ -82,34 +117,41 @@ class PipelineConfiguration {
                 pseudonymizer == null ? null : pseudonymizer::pseudonym);
         InjectionScreening injection = new InjectionScreening(injectionDetector, policy.org().injection().action(), meters);
         FileSanitizer files = new FileSanitizer(policy, pseudonymizer, guards, scanner, json, injection, events, clock);
-        List<RequestStep> steps = List.of(
-                rateLimits,
-                new ContainerRules(teams),
+        List<Step> steps = List.of(
+                Step.always(rateLimits),
+                Step.on(new ContainerRules(teams), EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE)),
                 // After the tool policy, so a tool a team may not use is named as such.
-                new UnsupportedInputs(policy.org().unknownInput(), events, clock),
-                new OwnershipCheck(ownership),
-                new PromptGuard(guards, events, clock),
-                new ExpiryRules(policy, teams),
-                new UploadSanitizer(files),
+                Step.on(new UnsupportedInputs(policy.org().unknownInput(), events, clock), MODEL_INPUT),
+                Step.always(new OwnershipCheck(ownership)),
+                Step.on(new PromptGuard(guards, events, clock), MODEL_INPUT),
+                Step.on(new ExpiryRules(policy, teams), EnumSet.of(FILES_UPLOAD, CONTAINERS_CREATE)),
+                // After every step that sets a rule for an upload's form fields: it reads the whole upload.
+                Step.on(new UploadSanitizer(files), UPLOADS),
                 // Before the inline-file rules, which sanitize what it fetched.
-                new FileUrls(fileFetcher),
-                new InlineFiles(files),
-                new CodeOutputsRequested(),
-                safetyIdentifier,
-                spend,
-                turns,
+                Step.on(new FileUrls(fileFetcher), MODEL_INPUT),
+                Step.on(new InlineFiles(files), MODEL_INPUT),
+                Step.on(new CodeOutputsRequested(), EnumSet.of(RESPONSES_CREATE, RESPONSE_GET)),
+                Step.on(safetyIdentifier, EnumSet.of(RESPONSES_CREATE)),
+                Step.on(spend, EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE)),
+                Step.always(turns),
                 // After the turn budget, which resolves the session (and gives its turns back on a refusal).
-                runawaySessions);
-        List<ResponseInspector> inspectors = new ArrayList<>(List.of(
-                turns,
-                spend,
-                codeAuditor,
-                new OwnershipRecorder(ownershipStore),
-                new OwnedListFilter(ownership, upstream, json)));
+                Step.on(runawaySessions, EnumSet.of(RESPONSES_CREATE)));
+        List<Inspection> inspectors = new ArrayList<>(List.of(
+                Inspection.on(turns, RESPONSES),
+                Inspection.on(spend, union(RESPONSES, EnumSet.of(CONTAINERS_CREATE))),
+                Inspection.on(codeAuditor, RESPONSES),
+                Inspection.on(new OwnershipRecorder(ownershipStore), OBJECTS_MADE_OR_DELETED),
+                Inspection.on(new OwnedListFilter(ownership, upstream, json), EnumSet.of(FILES_LIST, CONTAINERS_LIST))));
         if (policy.org().files().deleteAfterUse()) {
-            inspectors.add(new FilesDeletedAfterUse(upstream, ownershipStore, jdbc));
+            inspectors.add(Inspection.on(new FilesDeletedAfterUse(upstream, ownershipStore, jdbc), RESPONSES));
         }
-        inspectors.add(tracing);
+        inspectors.add(Inspection.on(tracing, EnumSet.of(RESPONSES_CREATE, RESPONSE_GET)));
         return new PolicyChain(steps, inspectors, tracing);
+    }
+
+    private static Set<Route> union(Set<Route> first, Set<Route> second) {
+        EnumSet<Route> union = EnumSet.copyOf(first);
+        union.addAll(second);
+        return union;
     }
 }

@@ -34,7 +34,6 @@ import tools.jackson.databind.node.ObjectNode;
 public final class CodeExecutionAuditor implements ResponseInspector {
 
     private static final Logger log = LoggerFactory.getLogger(CodeExecutionAuditor.class);
-    private static final Set<Route> INSPECTED = Set.of(Route.RESPONSES_CREATE, Route.RESPONSE_GET, Route.RESPONSE_CANCEL);
     /** Calls in these states ran to an end; running ones are recorded when an answer shows them finished. */
     private static final Set<String> FINISHED = Set.of("completed", "failed", "incomplete");
 
@@ -57,10 +56,6 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         this.maxOutputChars = maxOutputChars;
     }
 
-    @Override
-    public boolean inspects(Route route) {
-        return INSPECTED.contains(route);
-    }
 
     @Override
     public JsonNode onJson(Exchange exchange, JsonNode response) {

@@ -34,9 +34,6 @@ import tools.jackson.databind.JsonNode;
 public final class SpendBudget implements RequestStep, ResponseInspector {
 
     private static final Logger log = LoggerFactory.getLogger(SpendBudget.class);
-    private static final Set<Route> PAID = Set.of(Route.RESPONSES_CREATE, Route.CONTAINERS_CREATE);
-    private static final Set<Route> INSPECTED = Set.of(Route.RESPONSES_CREATE, Route.RESPONSE_GET, Route.RESPONSE_CANCEL,
-            Route.CONTAINERS_CREATE);
     private static final String DEFAULT_TIER = "1g";
 
     private final Budgets budgets;
@@ -62,9 +59,6 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
 
     @Override
     public Decision apply(Exchange exchange) {
-        if (!PAID.contains(exchange.route().route())) {
-            return Decision.PROCEED;
-        }
         String team = exchange.principal().team();
         long left;
         try {
@@ -83,10 +77,6 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
                 .retryAfter(untilMidnight);
     }
 
-    @Override
-    public boolean inspects(Route route) {
-        return INSPECTED.contains(route);
-    }
 
     @Override
     public JsonNode onJson(Exchange exchange, JsonNode body) {

@@ -39,7 +39,6 @@ import tools.jackson.databind.node.ObjectNode;
 public final class TurnBudget implements RequestStep, ResponseInspector {
 
     private static final Logger log = LoggerFactory.getLogger(TurnBudget.class);
-    private static final Set<Route> INSPECTED = Set.of(Route.RESPONSES_CREATE, Route.RESPONSE_GET, Route.RESPONSE_CANCEL);
 
     private final Budgets budgets;
     private final Counters counters;
@@ -103,10 +102,6 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
         return Decision.PROCEED;
     }
 
-    @Override
-    public boolean inspects(Route route) {
-        return INSPECTED.contains(route);
-    }
 
     @Override
     public JsonNode onJson(Exchange exchange, JsonNode response) {

@@ -40,10 +40,6 @@ public final class FilesDeletedAfterUse implements ResponseInspector {
         this.jdbc = jdbc;
     }
 
-    @Override
-    public boolean inspects(Route route) {
-        return route == Route.RESPONSES_CREATE || route == Route.RESPONSE_GET || route == Route.RESPONSE_CANCEL;
-    }
 
     @Override
     public JsonNode onJson(Exchange exchange, JsonNode response) {

@@ -42,10 +42,6 @@ public final class OwnedListFilter implements ResponseInspector {
         this.json = json;
     }
 
-    @Override
-    public boolean inspects(Route route) {
-        return route == Route.FILES_LIST || route == Route.CONTAINERS_LIST;
-    }
 
     @Override
     public JsonNode onJson(Exchange exchange, JsonNode firstPage) {

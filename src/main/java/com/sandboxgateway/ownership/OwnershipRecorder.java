@@ -1,9 +1,7 @@
 package com.sandboxgateway.ownership;
 
 import java.time.Instant;
-import java.util.Set;
 
-import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.upstream.SseEvent;
@@ -19,11 +17,6 @@ import tools.jackson.databind.JsonNode;
  */
 public final class OwnershipRecorder implements ResponseInspector {
 
-    private static final Set<Route> INSPECTED = Set.of(Route.RESPONSES_CREATE, Route.RESPONSE_GET, Route.RESPONSE_CANCEL,
-            Route.FILES_UPLOAD, Route.CONTAINERS_CREATE, Route.CONTAINER_FILES_CREATE, Route.RESPONSE_DELETE,
-            Route.FILE_DELETE, Route.CONTAINER_DELETE, Route.CONTAINER_FILE_DELETE, Route.CONVERSATIONS_CREATE,
-            Route.CONVERSATION_DELETE, Route.CONVERSATION_ITEMS_CREATE, Route.CONVERSATION_ITEMS_LIST,
-            Route.CONVERSATION_ITEM_GET, Route.CONVERSATION_ITEM_DELETE);
 
     private final OwnershipStore store;
 
@@ -31,10 +24,6 @@ public final class OwnershipRecorder implements ResponseInspector {
         this.store = store;
     }
 
-    @Override
-    public boolean inspects(Route route) {
-        return INSPECTED.contains(route);
-    }
 
     @Override
     public JsonNode onJson(Exchange exchange, JsonNode body) {

@@ -3,46 +3,47 @@ package com.sandboxgateway.policy;
 import java.util.List;
 
 import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.Route;
 
 /**
- * The request steps in the order they run and the inspectors that see the answers. The order is
- * declared once, in {@code com.sandboxgateway.PipelineConfiguration}.
+ * The request steps in the order they run and the inspectors that see the answers, each with the routes
+ * it applies to. The table is declared once, in {@code com.sandboxgateway.PipelineConfiguration}.
  */
 public final class PolicyChain {
 
-    private final List<RequestStep> steps;
-    private final List<ResponseInspector> inspectors;
+    private final List<Step> steps;
+    private final List<Inspection> inspections;
     private final ChainObserver observer;
 
-    public PolicyChain(List<RequestStep> steps, List<ResponseInspector> inspectors) {
-        this(steps, inspectors, ChainObserver.NONE);
+    public PolicyChain(List<Step> steps, List<Inspection> inspections) {
+        this(steps, inspections, ChainObserver.NONE);
     }
 
-    public PolicyChain(List<RequestStep> steps, List<ResponseInspector> inspectors, ChainObserver observer) {
+    public PolicyChain(List<Step> steps, List<Inspection> inspections, ChainObserver observer) {
         this.steps = List.copyOf(steps);
-        this.inspectors = List.copyOf(inspectors);
+        this.inspections = List.copyOf(inspections);
         this.observer = observer;
     }
 
-    /** Runs the steps in order and returns the first refusal, or {@link Decision#PROCEED}. */
+    /** Runs the steps of the exchange's route in order and returns the first refusal, or {@link Decision#PROCEED}. */
     public Decision apply(Exchange exchange) {
-        for (RequestStep step : steps) {
-            Decision decision = observer.step(step, exchange);
-            if (decision instanceof Decision.Reject) {
-                return decision;
+        Route route = exchange.route().route();
+        for (Step step : steps) {
+            if (step.appliesTo(route) && observer.step(step.step(), exchange) instanceof Decision.Reject reject) {
+                return reject;
             }
         }
         return Decision.PROCEED;
     }
 
-    /** Tells every inspector the exchange is over; see {@link ResponseInspector#onFinish}. */
+    /** Tells every inspector the exchange is over, whatever its route; see {@link ResponseInspector#onFinish}. */
     public void finish(Exchange exchange, ErrorCode failure) {
-        inspectors.forEach(inspector -> inspector.onFinish(exchange, failure));
+        inspections.forEach(inspection -> inspection.inspector().onFinish(exchange, failure));
         observer.finished(exchange, failure);
     }
 
-    /** The inspectors, in order, that see every answer before the client does. */
-    public List<ResponseInspector> inspectors() {
-        return inspectors;
+    /** The inspectors, in order, that see the answers of this route before the client does. */
+    public List<ResponseInspector> inspectors(Route route) {
+        return inspections.stream().filter(inspection -> inspection.appliesTo(route)).map(Inspection::inspector).toList();
     }
 }

@@ -1,23 +1,20 @@
 package com.sandboxgateway.policy;
 
 import com.sandboxgateway.api.ErrorCode;
-import com.sandboxgateway.api.Route;
 import com.sandboxgateway.upstream.SseEvent;
 
 import tools.jackson.databind.JsonNode;
 
 /**
- * Looks at what the upstream answered before the client gets it (to record ownership, audit executed
+ * Looks at what the upstream answered on the routes the chain table gives it ({@link Inspection}), before
+ * the client gets it (to record ownership, audit executed
  * code, settle budgets). An inspector that throws {@link com.sandboxgateway.api.GatewayException}
  * keeps the answer from the client: the client gets that error instead.
  */
 public interface ResponseInspector {
 
-    /** Whether successful JSON answers on this route should be buffered and shown to {@link #onJson}. */
-    boolean inspects(Route route);
-
     /**
-     * A successful (2xx) JSON answer of an inspected route, before it is relayed.
+     * A successful (2xx) JSON answer, before it is relayed.
      *
      * @return the answer to relay: {@code body} itself, or a replacement (a filtered list, say)
      */
@@ -26,7 +23,7 @@ public interface ResponseInspector {
     }
 
     /**
-     * One event of a streamed answer (on any route), before it is relayed.
+     * One event of a streamed answer, before it is relayed.
      *
      * @param data the event's parsed {@code data}, or {@code null} when it has none or it is not JSON
      */

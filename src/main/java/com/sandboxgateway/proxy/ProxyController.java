@@ -182,7 +182,7 @@ class ProxyController {
                     .publishPercentileHistogram().register(meters));
             call.answered(answer.status());
             exchange.upstreamAnswered(answer.status(), answer.header("x-request-id"));
-            relay.relay(exchange, answer, chain.inspectors(), response);
+            relay.relay(exchange, answer, chain.inspectors(exchange.route().route()), response);
         }
     }
 
@@ -203,7 +203,6 @@ class ProxyController {
             case RequestBody.Json asSent -> new UpstreamRequest.Bytes(asSent.raw(), "application/json");
             case RequestBody.Multipart multipart -> {
                 MultipartUpload upload = multipart.upload();
-                upload.prepare();
                 yield new UpstreamRequest.Stream(upload.body(), upload.length(), upload.contentType());
             }
         };

@@ -124,9 +124,7 @@ final class ResponseRelay {
         }
         JsonNode relayed = parsed;
         for (ResponseInspector inspector : inspectors) {
-            if (inspector.inspects(exchange.route().route())) {
-                relayed = inspector.onJson(exchange, relayed);
-            }
+            relayed = inspector.onJson(exchange, relayed);
         }
         return relayed == parsed ? body : json.writeValueAsBytes(relayed);
     }

@@ -101,15 +101,12 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         return new UpstreamCall(client, tracer.withSpan(client));
     }
 
-    @Override
-    public boolean inspects(Route route) {
-        return route == Route.RESPONSES_CREATE;
-    }
 
     @Override
     public JsonNode onJson(Exchange exchange, JsonNode body) {
         Calls traced = calls.get(exchange);
-        if (traced != null) {
+        // A fetched response's code ran in the call that created it, which traced it; a fetched stream resumes one.
+        if (traced != null && exchange.route().route() == Route.RESPONSES_CREATE) {
             traced.response(body);
             for (JsonNode item : body.path("output")) {
                 if (isCodeCall(item)) {

@@ -101,10 +101,6 @@ public final class UpstreamClient implements AutoCloseable {
                 breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             }
             return answer;
-        } catch (GatewayException refusedWhileSending) {
-            // A policy rule refused the body as it streamed: the client's fault, not the upstream's.
-            breaker.releasePermission();
-            throw refusedWhileSending;
         } catch (IOException | RuntimeException e) {
             breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
             throw e;

@@ -76,11 +76,6 @@ class ResponseRelayTest {
     private static ResponseInspector inspector(EventHandler handler) {
         return new ResponseInspector() {
             @Override
-            public boolean inspects(Route route) {
-                return false;
-            }
-
-            @Override
             public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
                 handler.on(exchange, event, data);
             }
