@@ -19,6 +19,8 @@ import static com.sandboxgateway.api.Route.RESPONSES_CREATE;
 import static com.sandboxgateway.api.Route.RESPONSE_CANCEL;
 import static com.sandboxgateway.api.Route.RESPONSE_DELETE;
 import static com.sandboxgateway.api.Route.RESPONSE_GET;
+import static com.sandboxgateway.policy.OnRoutes.always;
+import static com.sandboxgateway.policy.OnRoutes.on;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -32,9 +34,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.sandboxgateway.api.Route;
 import com.sandboxgateway.audit.CodeExecutionAuditor;
 import com.sandboxgateway.audit.CodeOutputsRequested;
-import com.sandboxgateway.api.Route;
 import com.sandboxgateway.audit.RunawaySessions;
 import com.sandboxgateway.budget.SpendBudget;
 import com.sandboxgateway.budget.TurnBudget;
@@ -46,10 +48,12 @@ import com.sandboxgateway.ownership.Ownership;
 import com.sandboxgateway.ownership.OwnershipCheck;
 import com.sandboxgateway.ownership.OwnershipRecorder;
 import com.sandboxgateway.ownership.OwnershipStore;
+import com.sandboxgateway.policy.AfterAnswer;
+import com.sandboxgateway.policy.OnRoutes;
 import com.sandboxgateway.policy.PolicyChain;
 import com.sandboxgateway.policy.PolicyProperties;
-import com.sandboxgateway.policy.Inspection;
-import com.sandboxgateway.policy.Step;
+import com.sandboxgateway.policy.RequestStep;
+import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.policy.input.FileUrls;
 import com.sandboxgateway.policy.input.UnsupportedInputs;
@@ -72,8 +76,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The request pipeline, in order, in one place: the steps every request passes before it goes
- * upstream, and the inspectors every answer passes before the client sees it.
+ * The request pipeline, in order, in one place: the steps a request passes before it goes upstream,
+ * the inspectors its answer passes before the client sees it, and the after-answer actions (further calls
+ * to the upstream because of an answer); each with the routes it applies to.
  */
 @Configuration(proxyBeanMethods = false)
 class PipelineConfiguration {
@@ -117,36 +122,37 @@ class PipelineConfiguration {
                 pseudonymizer == null ? null : pseudonymizer::pseudonym);
         InjectionScreening injection = new InjectionScreening(injectionDetector, policy.org().injection().action(), meters);
         FileSanitizer files = new FileSanitizer(policy, pseudonymizer, guards, scanner, json, injection, events, clock);
-        List<Step> steps = List.of(
-                Step.always(rateLimits),
-                Step.on(new ContainerRules(teams), EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE)),
+        List<OnRoutes<RequestStep>> steps = List.of(
+                always(rateLimits),
+                on(new ContainerRules(teams), EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE)),
                 // After the tool policy, so a tool a team may not use is named as such.
-                Step.on(new UnsupportedInputs(policy.org().unknownInput(), events, clock), MODEL_INPUT),
-                Step.always(new OwnershipCheck(ownership)),
-                Step.on(new PromptGuard(guards, events, clock), MODEL_INPUT),
-                Step.on(new ExpiryRules(policy, teams), EnumSet.of(FILES_UPLOAD, CONTAINERS_CREATE)),
+                on(new UnsupportedInputs(policy.org().unknownInput(), events, clock), MODEL_INPUT),
+                always(new OwnershipCheck(ownership)),
+                on(new PromptGuard(guards, events, clock), MODEL_INPUT),
+                on(new ExpiryRules(policy, teams), EnumSet.of(FILES_UPLOAD, CONTAINERS_CREATE)),
                 // After every step that sets a rule for an upload's form fields: it reads the whole upload.
-                Step.on(new UploadSanitizer(files), UPLOADS),
+                on(new UploadSanitizer(files), UPLOADS),
                 // Before the inline-file rules, which sanitize what it fetched.
-                Step.on(new FileUrls(fileFetcher), MODEL_INPUT),
-                Step.on(new InlineFiles(files), MODEL_INPUT),
-                Step.on(new CodeOutputsRequested(), EnumSet.of(RESPONSES_CREATE, RESPONSE_GET)),
-                Step.on(safetyIdentifier, EnumSet.of(RESPONSES_CREATE)),
-                Step.on(spend, EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE)),
-                Step.always(turns),
+                on(new FileUrls(fileFetcher), MODEL_INPUT),
+                on(new InlineFiles(files), MODEL_INPUT),
+                on(new CodeOutputsRequested(), EnumSet.of(RESPONSES_CREATE, RESPONSE_GET)),
+                on(safetyIdentifier, EnumSet.of(RESPONSES_CREATE)),
+                on(spend, EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE)),
+                always(turns),
                 // After the turn budget, which resolves the session (and gives its turns back on a refusal).
-                Step.on(runawaySessions, EnumSet.of(RESPONSES_CREATE)));
-        List<Inspection> inspectors = new ArrayList<>(List.of(
-                Inspection.on(turns, RESPONSES),
-                Inspection.on(spend, union(RESPONSES, EnumSet.of(CONTAINERS_CREATE))),
-                Inspection.on(codeAuditor, RESPONSES),
-                Inspection.on(new OwnershipRecorder(ownershipStore), OBJECTS_MADE_OR_DELETED),
-                Inspection.on(new OwnedListFilter(ownership, upstream, json), EnumSet.of(FILES_LIST, CONTAINERS_LIST))));
+                on(runawaySessions, EnumSet.of(RESPONSES_CREATE)));
+        List<OnRoutes<ResponseInspector>> inspectors = List.of(
+                on(turns, RESPONSES),
+                on(spend, union(RESPONSES, EnumSet.of(CONTAINERS_CREATE))),
+                on(codeAuditor, RESPONSES),
+                on(new OwnershipRecorder(ownershipStore), OBJECTS_MADE_OR_DELETED),
+                on(tracing, EnumSet.of(RESPONSES_CREATE, RESPONSE_GET)));
+        List<OnRoutes<AfterAnswer>> afterAnswers = new ArrayList<>(List.of(
+                on(new OwnedListFilter(ownership, upstream, json), EnumSet.of(FILES_LIST, CONTAINERS_LIST))));
         if (policy.org().files().deleteAfterUse()) {
-            inspectors.add(Inspection.on(new FilesDeletedAfterUse(upstream, ownershipStore, jdbc), RESPONSES));
+            afterAnswers.add(on(new FilesDeletedAfterUse(upstream, ownershipStore, jdbc), RESPONSES));
         }
-        inspectors.add(Inspection.on(tracing, EnumSet.of(RESPONSES_CREATE, RESPONSE_GET)));
-        return new PolicyChain(steps, inspectors, tracing);
+        return new PolicyChain(steps, inspectors, afterAnswers, tracing);
     }
 
     private static Set<Route> union(Set<Route> first, Set<Route> second) {

@@ -5,7 +5,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.HexFormat;
-import java.util.Set;
 import java.util.UUID;
 
 import org.slf4j.Logger;
@@ -13,11 +12,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.TransactionException;
 
-import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.Answer;
+import com.sandboxgateway.openai.ItemKind;
+import com.sandboxgateway.openai.OutputItem;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.review.CodeFlag;
-import com.sandboxgateway.upstream.SseEvent;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
@@ -26,7 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Records every code block the sandbox executed, from whichever answer shows it first: a created,
- * fetched or cancelled response, or a stream's {@code response.output_item.done}. The record is
+ * fetched or cancelled response, any stream event carrying the response, or a stream's
+ * {@code response.output_item.done}; running calls are recorded when an answer shows them finished. The record is
  * durable before the client sees the call (for streams: before the event that completes it is
  * relayed); a call already recorded is not recorded again. Each record carries its review flags
  * ({@link CodeReview}) and is counted in {@code gateway.code.executions} and {@code gateway.code.flags}.
@@ -34,8 +35,6 @@ import tools.jackson.databind.node.ObjectNode;
 public final class CodeExecutionAuditor implements ResponseInspector {
 
     private static final Logger log = LoggerFactory.getLogger(CodeExecutionAuditor.class);
-    /** Calls in these states ran to an end; running ones are recorded when an answer shows them finished. */
-    private static final Set<String> FINISHED = Set.of("completed", "failed", "incomplete");
 
     private final AuditLog auditLog;
     private final JdbcAuditStore store;
@@ -58,53 +57,27 @@ public final class CodeExecutionAuditor implements ResponseInspector {
 
 
     @Override
-    public JsonNode onJson(Exchange exchange, JsonNode response) {
-        recordResponse(exchange, response);
-        return response;
+    public void inspect(Exchange exchange, Answer answer) {
+        answer.response().ifPresent(response -> response.output(ItemKind.CODE_INTERPRETER_CALL)
+                .forEach(call -> recordCall(exchange, call)));
+        answer.doneItem().filter(item -> item.is(ItemKind.CODE_INTERPRETER_CALL)).ifPresent(call -> recordCall(exchange, call));
     }
 
-    @Override
-    public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
-        if (data == null) {
+    private void recordCall(Exchange exchange, OutputItem call) {
+        String callId = call.id();
+        if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(callId)) {
             return;
         }
-        JsonNode response = data.get("response");
-        if (response != null) {
-            recordResponse(exchange, response);
-        }
-        if ("response.output_item.done".equals(data.path("type").asString(null))) {
-            recordCall(exchange, data.path("item"));
-        }
-    }
-
-    private void recordResponse(Exchange exchange, JsonNode response) {
-        if (exchange.responseId() == null) {
-            exchange.responseIdentified(response.path("id").asString(null), response.path("model").asString(null));
-        }
-        for (JsonNode item : response.path("output")) {
-            recordCall(exchange, item);
-        }
-    }
-
-    private void recordCall(Exchange exchange, JsonNode item) {
-        if (!"code_interpreter_call".equals(item.path("type").asString(null))
-                || !FINISHED.contains(item.path("status").asString(""))) {
-            return;
-        }
-        String callId = item.path("id").asString(null);
-        if (callId == null || !exchange.firstAuditOf(callId) || recordedBefore(callId)) {
-            return;
-        }
-        String code = item.path("code").asString("");
-        String status = item.path("status").asString();
-        String outputs = item.path("outputs").isMissingNode() || item.path("outputs").isNull()
-                ? null : json.writeValueAsString(item.path("outputs"));
+        String code = call.code();
+        String status = call.status();
+        JsonNode printed = call.json().path("outputs");
+        String outputs = printed.isMissingNode() || printed.isNull() ? null : json.writeValueAsString(printed);
         boolean truncated = outputs != null && outputs.length() > maxOutputChars;
-        CodeReview.Result reviewed = review.review(exchange, item, code);
+        CodeReview.Result reviewed = review.review(exchange, call.json(), code);
         String team = exchange.principal().team();
         auditLog.record(new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION, callId,
                 exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,
-                exchange.session(), exchange.responseId(), item.path("container_id").asString(null), exchange.model(),
+                exchange.session(), exchange.responseId(), call.containerId(), exchange.model(),
                 status, code, sha256(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
                 truncated, details(reviewed, truncated), clock.instant(), reviewed.names()));
         meters.counter("gateway.code.executions", "team", team, "status", status).increment();

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.OpenAiFormat;
 import com.sandboxgateway.policy.DomainName;
 import com.sandboxgateway.policy.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
@@ -91,12 +92,7 @@ final class CodeReview {
         if (exchange.route().route() != Route.RESPONSES_CREATE || exchange.json() == null) {
             return null;
         }
-        for (JsonNode tool : exchange.json().path("tools")) {
-            if ("code_interpreter".equals(tool.path("type").asString(null)) && tool.path("container").isObject()) {
-                return tool.path("container");
-            }
-        }
-        return null;
+        return OpenAiFormat.autoContainer(exchange.json().path("tools"));
     }
 
     private static boolean admits(List<DomainName> allowlist, String host) {

@@ -5,13 +5,17 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.Answer;
+import com.sandboxgateway.openai.ItemKind;
+import com.sandboxgateway.openai.OpenAiFormat;
+import com.sandboxgateway.openai.OutputItem;
+import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
@@ -19,7 +23,6 @@ import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateUnavailableException;
-import com.sandboxgateway.upstream.SseEvent;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
@@ -77,44 +80,32 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
                 .retryAfter(untilMidnight);
     }
 
-
     @Override
-    public JsonNode onJson(Exchange exchange, JsonNode body) {
+    public void inspect(Exchange exchange, Answer answer) {
         if (exchange.route().route() == Route.CONTAINERS_CREATE) {
-            chargeContainer(exchange, body.path("id").asString(null), body.path("memory_limit").asString(DEFAULT_TIER));
-        } else if (ResponseObjects.isTerminal(body)) {
-            chargeResponse(exchange, body);
-        }
-        return body;
-    }
-
-    @Override
-    public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
-        JsonNode finished = ResponseObjects.terminalResponse(data);
-        if (finished != null) {
-            chargeResponse(exchange, finished);
+            JsonNode container = answer.json();
+            chargeContainer(exchange, container.path("id").asString(null), container.path("memory_limit").asString(DEFAULT_TIER));
+        } else {
+            answer.finishedResponse().ifPresent(response -> chargeResponse(exchange, response));
         }
     }
 
     /** A finished response's tokens, and the container sessions its code ran in. */
-    private void chargeResponse(Exchange exchange, JsonNode response) {
-        String id = response.path("id").asString(null);
-        JsonNode usage = response.path("usage");
+    private void chargeResponse(Exchange exchange, ResponseView response) {
+        String id = response.id();
         if (id == null) {
             return;
         }
         String team = exchange.principal().team();
-        long input = usage.path("input_tokens").asLong(0);
-        long output = usage.path("output_tokens").asLong(0);
-        if (charge(exchange, "response:" + id, pricing.tokensMicros(response.path("model").asString(null), input, output))) {
+        long input = response.usage().inputTokens();
+        long output = response.usage().outputTokens();
+        if (charge(exchange, "response:" + id, pricing.tokensMicros(response.model(), input, output))) {
             meters.counter("gateway.tokens", "team", team, "kind", "input").increment(input);
             meters.counter("gateway.tokens", "team", team, "kind", "output").increment(output);
         }
         String tier = requestedTier(exchange, response);
-        for (JsonNode item : response.path("output")) {
-            if ("code_interpreter_call".equals(item.path("type").asString(null))) {
-                chargeContainer(exchange, item.path("container_id").asString(null), tier);
-            }
+        for (OutputItem call : response.output(ItemKind.CODE_INTERPRETER_CALL)) {
+            chargeContainer(exchange, call.containerId(), tier);
         }
     }
 
@@ -164,20 +155,11 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
      * created it, else from the tools the response echoes (a background response first seen finished on a later
      * fetch). Containers given by id were charged when created.
      */
-    private static String requestedTier(Exchange exchange, JsonNode response) {
+    private static String requestedTier(Exchange exchange, ResponseView response) {
         JsonNode request = exchange.json();
-        String tier = autoContainerTier(request != null ? request.path("tools") : response.path("tools"));
+        JsonNode container = OpenAiFormat.autoContainer((request != null ? request : response.json()).path("tools"));
+        String tier = container == null ? null : container.path("memory_limit").asString(null);
         return tier != null ? tier : DEFAULT_TIER;
-    }
-
-    private static String autoContainerTier(JsonNode tools) {
-        for (JsonNode tool : tools) {
-            JsonNode container = tool.path("container");
-            if ("code_interpreter".equals(tool.path("type").asString(null)) && container.isObject()) {
-                return container.path("memory_limit").asString(null);
-            }
-        }
-        return null;
     }
 
     private Counter counter(String team, LocalDate day) {

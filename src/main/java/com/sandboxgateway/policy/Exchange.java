@@ -25,6 +25,7 @@ public final class Exchange {
     private final String path;
     private String rawQuery;
     private String session;
+    private boolean startsSession;
     private final String datasetProfile;
     private final Map<String, String> responseHeaders = new LinkedHashMap<>();
     private RequestBody body;
@@ -80,11 +81,16 @@ public final class Exchange {
 
     /**
      * The session: the {@code X-Gateway-Session} header, or for responses the one the budget step
-     * resolved (the root of the {@code previous_response_id} chain, an explicit container); {@code null}
-     * when none is known yet.
+     * resolved (the root of the {@code previous_response_id} chain, an explicit container); for a request
+     * that starts a session, the response's id once an answer named it; {@code null} when none is known yet.
      */
     public String session() {
-        return session;
+        return session == null && startsSession ? responseId : session;
+    }
+
+    /** The request starts a new session: it takes the id of the response it creates. */
+    public void startsSession() {
+        this.startsSession = true;
     }
 
     public void sessionResolved(String session) {
@@ -182,9 +188,12 @@ public final class Exchange {
         return model;
     }
 
-    public void responseIdentified(String responseId, String model) {
-        this.responseId = responseId;
-        this.model = model;
+    /** Notes the response the first answer naming one named; only the chain calls it, before any inspector runs. */
+    void responseSeen(String responseId, String model) {
+        if (this.responseId == null && responseId != null) {
+            this.responseId = responseId;
+            this.model = model;
+        }
     }
 
     /** Marks a code-interpreter call as audited by this exchange; false if it already was. */

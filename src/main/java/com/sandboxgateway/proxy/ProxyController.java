@@ -182,7 +182,7 @@ class ProxyController {
                     .publishPercentileHistogram().register(meters));
             call.answered(answer.status());
             exchange.upstreamAnswered(answer.status(), answer.header("x-request-id"));
-            relay.relay(exchange, answer, chain.inspectors(exchange.route().route()), response);
+            relay.relay(exchange, answer, chain, response);
         }
     }
 

@@ -6,6 +6,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -13,12 +14,16 @@ import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.Answer;
+import com.sandboxgateway.openai.ItemKind;
+import com.sandboxgateway.openai.OpenAiFormat;
+import com.sandboxgateway.openai.OutputItem;
+import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.policy.ChainObserver;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
 import com.sandboxgateway.policy.ResponseInspector;
-import com.sandboxgateway.upstream.SseEvent;
 
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
@@ -101,44 +106,33 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         return new UpstreamCall(client, tracer.withSpan(client));
     }
 
-
     @Override
-    public JsonNode onJson(Exchange exchange, JsonNode body) {
+    public void inspect(Exchange exchange, Answer answer) {
         Calls traced = calls.get(exchange);
-        // A fetched response's code ran in the call that created it, which traced it; a fetched stream resumes one.
-        if (traced != null && exchange.route().route() == Route.RESPONSES_CREATE) {
-            traced.response(body);
-            for (JsonNode item : body.path("output")) {
-                if (isCodeCall(item)) {
-                    traced.codeStarted(item);
-                    traced.codeDone(item);
-                }
-            }
-        }
-        return body;
-    }
-
-    @Override
-    public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
-        Calls traced = calls.get(exchange);
-        if (traced == null || data == null) {
+        if (traced == null) {
             return;
         }
-        JsonNode item = data.path("item");
-        switch (data.path("type").asString("")) {
-            case "response.output_item.added" -> {
-                if (isCodeCall(item)) {
-                    traced.codeStarted(item);
-                }
+        if (!answer.isEvent()) {
+            // A fetched response's code ran in the call that created it, which traced it; a fetched stream resumes one.
+            if (exchange.route().route() == Route.RESPONSES_CREATE) {
+                answer.response().ifPresent(response -> {
+                    traced.response(response);
+                    for (OutputItem call : response.output(ItemKind.CODE_INTERPRETER_CALL)) {
+                        traced.codeStarted(call);
+                        traced.codeDone(call);
+                    }
+                });
             }
-            case "response.output_item.done" -> {
-                if (isCodeCall(item)) {
-                    traced.codeDone(item);
-                }
-            }
-            case "response.created", "response.completed", "response.failed", "response.incomplete" -> traced.response(data.path("response"));
-            default -> {
-            }
+            return;
+        }
+        String type = answer.type();
+        Optional<OutputItem> codeCall = answer.item().filter(item -> item.is(ItemKind.CODE_INTERPRETER_CALL));
+        if (OpenAiFormat.OUTPUT_ITEM_ADDED.equals(type)) {
+            codeCall.ifPresent(traced::codeStarted);
+        } else if (OpenAiFormat.OUTPUT_ITEM_DONE.equals(type)) {
+            codeCall.ifPresent(traced::codeDone);
+        } else if (OpenAiFormat.RESPONSE_CREATED.equals(type) || OpenAiFormat.FINISHING_EVENTS.contains(type)) {
+            answer.response().ifPresent(traced::response);
         }
     }
 
@@ -168,10 +162,6 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         }
     }
 
-    private static boolean isCodeCall(JsonNode item) {
-        return "code_interpreter_call".equals(item.path("type").asString(null));
-    }
-
     private static String routeName(Exchange exchange) {
         return exchange.route().route().name().toLowerCase(Locale.ROOT);
     }
@@ -193,10 +183,10 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
             this.reserved = reserved;
         }
 
-        void response(JsonNode response) {
-            tagIfPresent(SpanAttributes.RESPONSE_ID, response.path("id").asString(null));
-            tagIfPresent(SpanAttributes.RESPONSE_MODEL, response.path("model").asString(null));
-            JsonNode usage = response.path("usage");
+        void response(ResponseView response) {
+            tagIfPresent(SpanAttributes.RESPONSE_ID, response.id());
+            tagIfPresent(SpanAttributes.RESPONSE_MODEL, response.model());
+            JsonNode usage = response.json().path("usage");
             if (usage.has("input_tokens")) {
                 client.tag(SpanAttributes.INPUT_TOKENS, usage.path("input_tokens").asLong());
             }
@@ -205,18 +195,18 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
             }
         }
 
-        void codeStarted(JsonNode item) {
-            String callId = item.path("id").asString("");
+        void codeStarted(OutputItem item) {
+            String callId = item.id() == null ? "" : item.id();
             open.computeIfAbsent(callId, id -> tracer.spanBuilder().setParent(client.context())
-                    .name("execute_tool code_interpreter").tag(SpanAttributes.OPERATION, "execute_tool")
-                    .tag(SpanAttributes.TOOL_NAME, "code_interpreter").tag(SpanAttributes.TOOL_TYPE, "extension").tag(SpanAttributes.TOOL_CALL_ID, id)
+                    .name("execute_tool " + OpenAiFormat.CODE_INTERPRETER).tag(SpanAttributes.OPERATION, "execute_tool")
+                    .tag(SpanAttributes.TOOL_NAME, OpenAiFormat.CODE_INTERPRETER).tag(SpanAttributes.TOOL_TYPE, "extension").tag(SpanAttributes.TOOL_CALL_ID, id)
                     .start());
         }
 
-        void codeDone(JsonNode item) {
-            Span code = open.remove(item.path("id").asString(""));
+        void codeDone(OutputItem item) {
+            Span code = open.remove(item.id() == null ? "" : item.id());
             if (code != null) {
-                String status = item.path("status").asString("unknown");
+                String status = item.status() == null ? "unknown" : item.status();
                 code.tag(SpanAttributes.CODE_STATUS, status);
                 if (!"completed".equals(status)) {
                     code.tag(SpanAttributes.ERROR_TYPE, status);
