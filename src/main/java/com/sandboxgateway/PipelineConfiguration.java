@@ -1,8 +1,36 @@
 package com.sandboxgateway;
 
+import static com.sandboxgateway.api.Route.CONTAINERS_CREATE;
+import static com.sandboxgateway.api.Route.CONTAINERS_LIST;
+import static com.sandboxgateway.api.Route.CONTAINER_DELETE;
+import static com.sandboxgateway.api.Route.CONTAINER_FILES_CREATE;
+import static com.sandboxgateway.api.Route.CONTAINER_FILE_DELETE;
+import static com.sandboxgateway.api.Route.CONVERSATIONS_CREATE;
+import static com.sandboxgateway.api.Route.CONVERSATION_DELETE;
+import static com.sandboxgateway.api.Route.CONVERSATION_ITEMS_CREATE;
+import static com.sandboxgateway.api.Route.CONVERSATION_ITEMS_LIST;
+import static com.sandboxgateway.api.Route.CONVERSATION_ITEM_DELETE;
+import static com.sandboxgateway.api.Route.CONVERSATION_ITEM_GET;
+import static com.sandboxgateway.api.Route.CONVERSATION_UPDATE;
+import static com.sandboxgateway.api.Route.FILES_LIST;
+import static com.sandboxgateway.api.Route.FILES_UPLOAD;
+import static com.sandboxgateway.api.Route.FILE_DELETE;
+import static com.sandboxgateway.api.Route.RESPONSES_CREATE;
+import static com.sandboxgateway.api.Route.RESPONSE_CANCEL;
+import static com.sandboxgateway.api.Route.RESPONSE_DELETE;
+import static com.sandboxgateway.api.Route.RESPONSE_GET;
+import static com.sandboxgateway.api.Route.SKILLS_CREATE;
+import static com.sandboxgateway.api.Route.SKILLS_LIST;
+import static com.sandboxgateway.api.Route.SKILL_DELETE;
+import static com.sandboxgateway.api.Route.SKILL_VERSIONS_CREATE;
+import static com.sandboxgateway.policy.OnRoutes.always;
+import static com.sandboxgateway.policy.OnRoutes.on;
+
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.springframework.context.ApplicationEventPublisher;
@@ -10,6 +38,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.sandboxgateway.api.Route;
 import com.sandboxgateway.audit.CodeExecutionAuditor;
 import com.sandboxgateway.audit.CodeOutputsRequested;
 import com.sandboxgateway.audit.RunawaySessions;
@@ -23,6 +52,8 @@ import com.sandboxgateway.ownership.Ownership;
 import com.sandboxgateway.ownership.OwnershipCheck;
 import com.sandboxgateway.ownership.OwnershipRecorder;
 import com.sandboxgateway.ownership.OwnershipStore;
+import com.sandboxgateway.policy.AfterAnswer;
+import com.sandboxgateway.policy.OnRoutes;
 import com.sandboxgateway.policy.PolicyChain;
 import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.policy.RequestStep;
@@ -52,11 +83,25 @@ import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The request pipeline, in order, in one place: the steps every request passes before it goes
- * upstream, and the inspectors every answer passes before the client sees it.
+ * The request pipeline, in order, in one place: the steps a request passes before it goes upstream,
+ * the inspectors its answer passes before the client sees it, and the after-answer actions (further calls
+ * to the upstream because of an answer); each with the routes it applies to.
  */
 @Configuration(proxyBeanMethods = false)
 class PipelineConfiguration {
+
+    /** Creating, fetching and cancelling a response: the answers that show a response object. */
+    private static final Set<Route> RESPONSES = EnumSet.of(RESPONSES_CREATE, RESPONSE_GET, RESPONSE_CANCEL);
+    /** The routes whose bodies carry model or sandbox input (texts, files, tools): see {@code Exchange.inputs()}. */
+    private static final Set<Route> MODEL_INPUT = EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE, CONVERSATIONS_CREATE,
+            CONVERSATION_UPDATE, CONVERSATION_ITEMS_CREATE);
+    /** The routes whose answers create, show or delete an object someone owns. */
+    private static final Set<Route> OBJECTS_MADE_OR_DELETED = union(RESPONSES, EnumSet.of(RESPONSE_DELETE, FILES_UPLOAD,
+            FILE_DELETE, CONTAINERS_CREATE, CONTAINER_DELETE, CONTAINER_FILES_CREATE, CONTAINER_FILE_DELETE, CONVERSATIONS_CREATE,
+            CONVERSATION_DELETE, CONVERSATION_ITEMS_CREATE, CONVERSATION_ITEMS_LIST, CONVERSATION_ITEM_GET, CONVERSATION_ITEM_DELETE,
+            SKILLS_CREATE, SKILL_DELETE));
+    /** The routes that take a file upload. */
+    private static final Set<Route> UPLOADS = EnumSet.of(FILES_UPLOAD, CONTAINER_FILES_CREATE);
 
     @Bean
     Clock clock() {
@@ -86,36 +131,45 @@ class PipelineConfiguration {
         InjectionScreening injection = new InjectionScreening(injectionDetector, policy.org().injection().action(), meters);
         FileSanitizer files = new FileSanitizer(policy, pseudonymizer, guards, scanner, json, injection, events, clock);
         SkillPolicies skills = new SkillPolicies(policy);
-        List<RequestStep> steps = List.of(
-                rateLimits,
-                new ContainerRules(teams),
+        List<OnRoutes<RequestStep>> steps = List.of(
+                always(rateLimits),
+                on(new ContainerRules(teams), EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE)),
                 // After the tool policy, so a tool a team may not use is named as such.
-                new UnsupportedInputs(policy.org().unknownInput(), events, clock),
-                new OwnershipCheck(ownership),
-                new PromptGuard(guards, events, clock),
-                new ExpiryRules(policy, teams),
-                new UploadSanitizer(files),
+                on(new UnsupportedInputs(policy.org().unknownInput(), events, clock), MODEL_INPUT),
+                always(new OwnershipCheck(ownership)),
+                on(new PromptGuard(guards, events, clock), MODEL_INPUT),
+                on(new ExpiryRules(policy, teams), EnumSet.of(FILES_UPLOAD, CONTAINERS_CREATE)),
+                // After every step that sets a rule for an upload's form fields: it reads the whole upload.
+                on(new UploadSanitizer(files), UPLOADS),
                 // Before the inline-file rules, which sanitize what it fetched.
-                new FileUrls(fileFetcher),
-                new InlineFiles(files),
-                new SkillUploads(skills, files),
-                new ContainerSkills(skills, ownership, files),
-                new CodeOutputsRequested(),
-                safetyIdentifier,
-                spend,
-                turns,
+                on(new FileUrls(fileFetcher), MODEL_INPUT),
+                on(new InlineFiles(files), MODEL_INPUT),
+                // Reads the whole skill upload, as the upload step reads a file's.
+                on(new SkillUploads(skills, files), EnumSet.of(SKILLS_CREATE, SKILL_VERSIONS_CREATE)),
+                on(new ContainerSkills(skills, ownership, files), MODEL_INPUT),
+                on(new CodeOutputsRequested(), EnumSet.of(RESPONSES_CREATE, RESPONSE_GET)),
+                on(safetyIdentifier, EnumSet.of(RESPONSES_CREATE)),
+                on(spend, EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE)),
+                always(turns),
                 // After the turn budget, which resolves the session (and gives its turns back on a refusal).
-                runawaySessions);
-        List<ResponseInspector> inspectors = new ArrayList<>(List.of(
-                turns,
-                spend,
-                codeAuditor,
-                new OwnershipRecorder(ownershipStore),
-                new OwnedListFilter(ownership, upstream, json)));
+                on(runawaySessions, EnumSet.of(RESPONSES_CREATE)));
+        List<OnRoutes<ResponseInspector>> inspectors = List.of(
+                on(turns, RESPONSES),
+                on(spend, union(RESPONSES, EnumSet.of(CONTAINERS_CREATE))),
+                on(codeAuditor, RESPONSES),
+                on(new OwnershipRecorder(ownershipStore), OBJECTS_MADE_OR_DELETED),
+                on(tracing, EnumSet.of(RESPONSES_CREATE, RESPONSE_GET)));
+        List<OnRoutes<AfterAnswer>> afterAnswers = new ArrayList<>(List.of(
+                on(new OwnedListFilter(ownership, upstream, json), EnumSet.of(FILES_LIST, CONTAINERS_LIST, SKILLS_LIST))));
         if (policy.org().files().deleteAfterUse()) {
-            inspectors.add(new FilesDeletedAfterUse(upstream, ownershipStore, jdbc));
+            afterAnswers.add(on(new FilesDeletedAfterUse(upstream, ownershipStore, jdbc), RESPONSES));
         }
-        inspectors.add(tracing);
-        return new PolicyChain(steps, inspectors, tracing);
+        return new PolicyChain(steps, inspectors, afterAnswers, tracing);
+    }
+
+    private static Set<Route> union(Set<Route> first, Set<Route> second) {
+        EnumSet<Route> union = EnumSet.copyOf(first);
+        union.addAll(second);
+        return union;
     }
 }

@@ -5,7 +5,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.HexFormat;
-import java.util.Set;
 import java.util.UUID;
 
 import org.slf4j.Logger;
@@ -13,11 +12,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.TransactionException;
 
-import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.Answer;
+import com.sandboxgateway.openai.ItemKind;
+import com.sandboxgateway.openai.OutputItem;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.review.CodeFlag;
-import com.sandboxgateway.upstream.SseEvent;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
@@ -26,8 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Records every code block and hosted shell call the sandbox executed, from whichever answer shows it
- * first: a created, fetched or cancelled response, or a stream's {@code response.output_item.done} (of the
- * {@code shell_call_output}, for a shell call). The record is durable before the client sees the call (for
+ * first: a created, fetched or cancelled response, any stream event carrying the response, or a stream's
+ * {@code response.output_item.done} (of the {@code shell_call_output}, for a shell call); running calls are
+ * recorded when an answer shows them finished. The record is durable before the client sees the call (for
  * streams: before the event that completes it is relayed); a call already recorded is not recorded again.
  * Each record carries its review flags ({@link CodeReview}) and is counted in {@code gateway.code.executions}
  * (shell calls in {@code gateway.shell.executions}) and {@code gateway.code.flags}.
@@ -35,9 +36,6 @@ import tools.jackson.databind.node.ObjectNode;
 public final class CodeExecutionAuditor implements ResponseInspector {
 
     private static final Logger log = LoggerFactory.getLogger(CodeExecutionAuditor.class);
-    private static final Set<Route> INSPECTED = Set.of(Route.RESPONSES_CREATE, Route.RESPONSE_GET, Route.RESPONSE_CANCEL);
-    /** Calls in these states ran to an end; running ones are recorded when an answer shows them finished. */
-    private static final Set<String> FINISHED = Set.of("completed", "failed", "incomplete");
 
     private final AuditLog auditLog;
     private final JdbcAuditStore store;
@@ -61,53 +59,25 @@ public final class CodeExecutionAuditor implements ResponseInspector {
     }
 
     @Override
-    public boolean inspects(Route route) {
-        return INSPECTED.contains(route);
-    }
-
-    @Override
-    public JsonNode onJson(Exchange exchange, JsonNode response) {
-        recordResponse(exchange, response);
-        return response;
-    }
-
-    @Override
-    public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
-        if (data == null) {
-            return;
-        }
-        JsonNode response = data.get("response");
-        if (response != null) {
-            recordResponse(exchange, response);
-        }
-        if ("response.output_item.done".equals(data.path("type").asString(null))) {
-            recordCall(exchange, data.path("item"));
-            shellItemDone(exchange, data.path("item"));
-        }
-    }
-
-    /** A streamed shell call is recorded when its output is done, before that event is relayed. */
-    private void shellItemDone(Exchange exchange, JsonNode item) {
-        switch (item.path("type").asString("")) {
-            case "shell_call" -> exchange.shellCallStreamed(item);
-            case "shell_call_output" -> {
-                JsonNode call = exchange.takeStreamedShellCall(item.path("call_id").asString(null));
-                if (call != null) {
-                    recordShellCall(exchange, new ShellCallRecords.ShellCall(call, item));
+    public void inspect(Exchange exchange, Answer answer) {
+        answer.response().ifPresent(response -> {
+            response.output(ItemKind.CODE_INTERPRETER_CALL).forEach(call -> recordCall(exchange, call));
+            ShellCallRecords.inOutput(response.output()).forEach(call -> recordShellCall(exchange, call));
+        });
+        answer.doneItem().ifPresent(item -> {
+            switch (item.kind()) {
+                case CODE_INTERPRETER_CALL -> recordCall(exchange, item);
+                // A streamed shell call is recorded when its output is done, before that event is relayed.
+                case SHELL_CALL -> exchange.shellCallStreamed(item);
+                case SHELL_CALL_OUTPUT -> {
+                    OutputItem call = exchange.takeStreamedShellCall(item.callId());
+                    if (call != null) {
+                        recordShellCall(exchange, new ShellCallRecords.ShellCall(call, item));
+                    }
                 }
+                default -> { }
             }
-            default -> { }
-        }
-    }
-
-    private void recordResponse(Exchange exchange, JsonNode response) {
-        if (exchange.responseId() == null) {
-            exchange.responseIdentified(response.path("id").asString(null), response.path("model").asString(null));
-        }
-        for (JsonNode item : response.path("output")) {
-            recordCall(exchange, item);
-        }
-        ShellCallRecords.inOutput(response.path("output")).forEach(call -> recordShellCall(exchange, call));
+        });
     }
 
     private void recordShellCall(Exchange exchange, ShellCallRecords.ShellCall call) {
@@ -122,25 +92,21 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         reviewed.names().forEach(flag -> meters.counter("gateway.code.flags", "flag", flag, "team", team).increment());
     }
 
-    private void recordCall(Exchange exchange, JsonNode item) {
-        if (!"code_interpreter_call".equals(item.path("type").asString(null))
-                || !FINISHED.contains(item.path("status").asString(""))) {
+    private void recordCall(Exchange exchange, OutputItem call) {
+        String callId = call.id();
+        if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(callId)) {
             return;
         }
-        String callId = item.path("id").asString(null);
-        if (callId == null || !exchange.firstAuditOf(callId) || recordedBefore(callId)) {
-            return;
-        }
-        String code = item.path("code").asString("");
-        String status = item.path("status").asString();
-        String outputs = item.path("outputs").isMissingNode() || item.path("outputs").isNull()
-                ? null : json.writeValueAsString(item.path("outputs"));
+        String code = call.code();
+        String status = call.status();
+        JsonNode printed = call.json().path("outputs");
+        String outputs = printed.isMissingNode() || printed.isNull() ? null : json.writeValueAsString(printed);
         boolean truncated = outputs != null && outputs.length() > maxOutputChars;
-        CodeReview.Result reviewed = review.review(exchange, item, code);
+        CodeReview.Result reviewed = review.review(exchange, call.json(), code);
         String team = exchange.principal().team();
         auditLog.record(new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION, callId,
                 exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,
-                exchange.session(), exchange.responseId(), item.path("container_id").asString(null), exchange.model(),
+                exchange.session(), exchange.responseId(), call.containerId(), exchange.model(),
                 status, code, sha256(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
                 truncated, json.writeValueAsString(details(reviewed, truncated)), clock.instant(), reviewed.names()));
         meters.counter("gateway.code.executions", "team", team, "status", status).increment();

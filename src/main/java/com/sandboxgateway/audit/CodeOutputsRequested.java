@@ -1,6 +1,7 @@
 package com.sandboxgateway.audit;
 
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.OpenAiFormat;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
@@ -15,12 +16,12 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class CodeOutputsRequested implements RequestStep {
 
-    static final String OUTPUTS = "code_interpreter_call.outputs";
+    private static final String OUTPUTS = OpenAiFormat.CODE_OUTPUTS_INCLUDE;
 
     @Override
     public Decision apply(Exchange exchange) {
         Route route = exchange.route().route();
-        if (route == Route.RESPONSES_CREATE && usesCodeInterpreter(exchange.json())) {
+        if (route == Route.RESPONSES_CREATE && !OpenAiFormat.codeInterpreterTools(exchange.json().path("tools")).isEmpty()) {
             ObjectNode body = exchange.json();
             JsonNode include = body.get("include");
             if (include == null || include.isNull()) {
@@ -34,15 +35,6 @@ public final class CodeOutputsRequested implements RequestStep {
             exchange.addQueryParameter("include%5B%5D", OUTPUTS);
         }
         return Decision.PROCEED;
-    }
-
-    private static boolean usesCodeInterpreter(ObjectNode body) {
-        for (JsonNode tool : body.path("tools")) {
-            if ("code_interpreter".equals(tool.path("type").asString(null))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean contains(ArrayNode include) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.OpenAiFormat;
 import com.sandboxgateway.policy.DomainName;
 import com.sandboxgateway.policy.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
@@ -49,12 +50,12 @@ final class CodeReview {
     }
 
     Result review(Exchange exchange, JsonNode call, String code) {
-        return judged(exchange, analyzer.analyze(code, hosts(exchange, "code_interpreter")), CallOutcome.ofItem(call));
+        return judged(exchange, analyzer.analyze(code, hosts(exchange, OpenAiFormat.CODE_INTERPRETER)), CallOutcome.ofItem(call));
     }
 
     /** A hosted shell call's commands, reviewed like a code block; its failures count in the same streak. */
     Result reviewShell(Exchange exchange, List<String> commands, CallOutcome outcome) {
-        return judged(exchange, analyzer.analyzeShell(commands, hosts(exchange, "shell")), outcome);
+        return judged(exchange, analyzer.analyzeShell(commands, hosts(exchange, OpenAiFormat.SHELL)), outcome);
     }
 
     private Result judged(Exchange exchange, List<CodeFlag> found, CallOutcome outcome) {
@@ -101,15 +102,7 @@ final class CodeReview {
         if (exchange.route().route() != Route.RESPONSES_CREATE || exchange.json() == null) {
             return null;
         }
-        for (JsonNode tool : exchange.json().path("tools")) {
-            if (type.equals(tool.path("type").asString(null))) {
-                JsonNode shell = tool.path("environment");
-                JsonNode code = tool.path("container");
-                return "shell".equals(type) ? ("container_auto".equals(shell.path("type").asString(null)) ? shell : null)
-                        : (code.isObject() ? code : null);
-            }
-        }
-        return null;
+        return OpenAiFormat.autoContainer(exchange.json().path("tools"), type);
     }
 
     private static boolean admits(List<DomainName> allowlist, String host) {

@@ -9,8 +9,8 @@ import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.policy.RequestRefused;
 import com.sandboxgateway.policy.input.UngovernedInputForwarded;
-import com.sandboxgateway.proxy.RequestRefused;
 import com.sandboxgateway.sanitize.InjectionScreening;
 import com.sandboxgateway.sanitize.PlantedInstruction;
 import com.sandboxgateway.sanitize.SanitizationReport;

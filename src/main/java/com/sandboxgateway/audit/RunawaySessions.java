@@ -4,7 +4,6 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.TransactionException;
 
 import com.sandboxgateway.api.ErrorCode;
-import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
@@ -29,7 +28,7 @@ public final class RunawaySessions implements RequestStep {
 
     @Override
     public Decision apply(Exchange exchange) {
-        if (stopAfter <= 0 || exchange.route().route() != Route.RESPONSES_CREATE || exchange.session() == null) {
+        if (stopAfter <= 0 || exchange.session() == null) {
             return Decision.PROCEED;
         }
         int inARow;

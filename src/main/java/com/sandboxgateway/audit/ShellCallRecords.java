@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
+import com.sandboxgateway.openai.ItemKind;
+import com.sandboxgateway.openai.OpenAiFormat;
+import com.sandboxgateway.openai.OutputItem;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.review.CallOutcome;
 
@@ -22,9 +24,6 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@code timeout_ms}, {@code max_output_length}) and the model's {@code call_id} in its details.
  */
 final class ShellCallRecords {
-
-    /** A call in one of these states ran to an end (or will never run). */
-    private static final Set<String> FINISHED = Set.of("completed", "failed", "incomplete");
 
     private final JsonMapper json;
     private final Clock clock;
@@ -41,31 +40,28 @@ final class ShellCallRecords {
      *
      * @param output its {@code shell_call_output} item, or {@code null} when the answer holds none (yet)
      */
-    record ShellCall(JsonNode call, JsonNode output) {
+    record ShellCall(OutputItem call, OutputItem output) {
 
         /** The {@code shell_call} item's id, which the record is idempotent by. */
         String id() {
-            return call.path("id").asString(null);
+            return call.id();
         }
 
         List<String> commands() {
             List<String> commands = new ArrayList<>();
-            call.path("action").path("commands").forEach(command -> commands.add(command.asString("")));
+            call.json().path("action").path("commands").forEach(command -> commands.add(command.asString("")));
             return commands;
-        }
-
-        String containerId() {
-            return call.path("environment").path("container_id").asString(null);
         }
 
         /** The status of the output when there is one, else of the call. */
         String status() {
-            return (output != null ? output : call).path("status").asString("completed");
+            String status = (output != null ? output : call).status();
+            return status != null ? status : "completed";
         }
 
         /** Whether the call ran to an end: its output is finished, or the call ended without one. */
         boolean finished() {
-            return FINISHED.contains(status());
+            return OpenAiFormat.FINISHED_CALL.contains(status());
         }
 
         /**
@@ -90,22 +86,22 @@ final class ShellCallRecords {
         }
 
         private Iterable<JsonNode> chunks() {
-            return output == null ? List.of() : output.path("output");
+            return output == null ? List.of() : output.json().path("output");
         }
     }
 
     /** The shell calls of a response's {@code output}, each with the output item of the same {@code call_id}. */
-    static List<ShellCall> inOutput(JsonNode items) {
-        Map<String, JsonNode> outputs = new HashMap<>();
-        for (JsonNode item : items) {
-            if ("shell_call_output".equals(item.path("type").asString(null))) {
-                outputs.put(item.path("call_id").asString(""), item);
+    static List<ShellCall> inOutput(List<OutputItem> items) {
+        Map<String, OutputItem> outputs = new HashMap<>();
+        for (OutputItem item : items) {
+            if (item.is(ItemKind.SHELL_CALL_OUTPUT)) {
+                outputs.put(item.callId(), item);
             }
         }
         List<ShellCall> calls = new ArrayList<>();
-        for (JsonNode item : items) {
-            if ("shell_call".equals(item.path("type").asString(null))) {
-                calls.add(new ShellCall(item, outputs.get(item.path("call_id").asString(""))));
+        for (OutputItem item : items) {
+            if (item.is(ItemKind.SHELL_CALL)) {
+                calls.add(new ShellCall(item, outputs.get(item.callId())));
             }
         }
         return calls;
@@ -114,11 +110,11 @@ final class ShellCallRecords {
     /** The record of {@code call} as {@code exchange} saw it, with its review's flags and outcome. */
     AuditRecord record(Exchange exchange, ShellCall call, CodeReview.Result reviewed, ObjectNode details) {
         String commands = String.join("\n", call.commands());
-        JsonNode chunks = call.output() == null ? null : call.output().get("output");
+        JsonNode chunks = call.output() == null ? null : call.output().json().get("output");
         String outputs = chunks == null || chunks.isNull() ? null : json.writeValueAsString(chunks);
         boolean truncated = outputs != null && outputs.length() > maxOutputChars;
-        JsonNode action = call.call().path("action");
-        details.put("call_id", call.call().path("call_id").asString(null));
+        JsonNode action = call.call().json().path("action");
+        details.put("call_id", call.call().callId());
         details.set("timeout_ms", action.path("timeout_ms").isNumber() ? action.get("timeout_ms") : null);
         details.set("max_output_length", action.path("max_output_length").isNumber() ? action.get("max_output_length") : null);
         if (truncated) {
@@ -126,7 +122,7 @@ final class ShellCallRecords {
         }
         return new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.SHELL_EXECUTION, call.id(), exchange.requestId(),
                 exchange.upstreamRequestId(), exchange.principal().user(), exchange.principal().team(), exchange.session(),
-                exchange.responseId(), call.containerId(), exchange.model(), call.status(), commands,
+                exchange.responseId(), call.call().containerId(), exchange.model(), call.status(), commands,
                 CodeExecutionAuditor.sha256(commands), truncated ? outputs.substring(0, maxOutputChars) : outputs, truncated,
                 json.writeValueAsString(details), clock.instant(), reviewed.names());
     }

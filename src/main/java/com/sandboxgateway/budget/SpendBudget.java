@@ -5,13 +5,16 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.Answer;
+import com.sandboxgateway.openai.OpenAiFormat;
+import com.sandboxgateway.openai.OutputItem;
+import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
@@ -19,7 +22,6 @@ import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateUnavailableException;
-import com.sandboxgateway.upstream.SseEvent;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
@@ -34,9 +36,6 @@ import tools.jackson.databind.JsonNode;
 public final class SpendBudget implements RequestStep, ResponseInspector {
 
     private static final Logger log = LoggerFactory.getLogger(SpendBudget.class);
-    private static final Set<Route> PAID = Set.of(Route.RESPONSES_CREATE, Route.CONTAINERS_CREATE);
-    private static final Set<Route> INSPECTED = Set.of(Route.RESPONSES_CREATE, Route.RESPONSE_GET, Route.RESPONSE_CANCEL,
-            Route.CONTAINERS_CREATE);
     private static final String DEFAULT_TIER = "1g";
 
     private final Budgets budgets;
@@ -62,67 +61,52 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
 
     @Override
     public Decision apply(Exchange exchange) {
-        if (!PAID.contains(exchange.route().route())) {
-            return Decision.PROCEED;
-        }
         String team = exchange.principal().team();
         long left;
         try {
             left = counters.remaining(List.of(counter(team, LocalDate.now(clock))));
         } catch (StateUnavailableException e) {
-            return failures.decide(exchange, "spend caps", e);
+            return failures.decide("spend caps", e);
         }
         if (left > 0) {
             return Decision.PROCEED;
         }
         Duration untilMidnight = Duration.between(clock.instant(),
                 LocalDate.now(clock).plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC));
-        exchange.addResponseHeader("Retry-After", Long.toString(Math.max(1, untilMidnight.toSeconds())));
         return Decision.reject(ErrorCode.SPEND_BUDGET_EXHAUSTED, "Team " + team + " has reached its daily spend cap of $"
                 + teams.of(team).limits().maxUsdPerDay().toPlainString()
-                + " (estimated). Requests that cost money are refused until 00:00 UTC; ask your platform team to raise the cap.");
+                + " (estimated). Requests that cost money are refused until 00:00 UTC; ask your platform team to raise the cap.")
+                .retryAfter(untilMidnight);
     }
 
     @Override
-    public boolean inspects(Route route) {
-        return INSPECTED.contains(route);
-    }
-
-    @Override
-    public JsonNode onJson(Exchange exchange, JsonNode body) {
+    public void inspect(Exchange exchange, Answer answer) {
         if (exchange.route().route() == Route.CONTAINERS_CREATE) {
-            chargeContainer(exchange, body.path("id").asString(null), body.path("memory_limit").asString(DEFAULT_TIER));
-        } else if (ResponseObjects.isTerminal(body)) {
-            chargeResponse(exchange, body);
-        }
-        return body;
-    }
-
-    @Override
-    public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
-        JsonNode finished = ResponseObjects.terminalResponse(data);
-        if (finished != null) {
-            chargeResponse(exchange, finished);
+            JsonNode container = answer.json();
+            chargeContainer(exchange, container.path("id").asString(null), container.path("memory_limit").asString(DEFAULT_TIER));
+        } else {
+            answer.finishedResponse().ifPresent(response -> chargeResponse(exchange, response));
         }
     }
 
     /** A finished response's tokens, and the container sessions its code and shell commands ran in. */
-    private void chargeResponse(Exchange exchange, JsonNode response) {
-        String id = response.path("id").asString(null);
-        JsonNode usage = response.path("usage");
+    private void chargeResponse(Exchange exchange, ResponseView response) {
+        String id = response.id();
         if (id == null) {
             return;
         }
         String team = exchange.principal().team();
-        long input = usage.path("input_tokens").asLong(0);
-        long output = usage.path("output_tokens").asLong(0);
-        if (charge(exchange, "response:" + id, pricing.tokensMicros(response.path("model").asString(null), input, output))) {
+        long input = response.usage().inputTokens();
+        long output = response.usage().outputTokens();
+        if (charge(exchange, "response:" + id, pricing.tokensMicros(response.model(), input, output))) {
             meters.counter("gateway.tokens", "team", team, "kind", "input").increment(input);
             meters.counter("gateway.tokens", "team", team, "kind", "output").increment(output);
         }
         String tier = requestedTier(exchange, response);
-        for (JsonNode item : response.path("output")) {
-            chargeContainer(exchange, ResponseObjects.containerOf(item), tier);
+        for (OutputItem call : response.output()) {
+            if (call.kind().turn()) {
+                chargeContainer(exchange, call.containerId(), tier);
+            }
         }
     }
 
@@ -172,9 +156,9 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
      * created it, else from the tools the response echoes (a background response first seen finished on a later
      * fetch). Containers given by id were charged when created.
      */
-    private static String requestedTier(Exchange exchange, JsonNode response) {
+    private static String requestedTier(Exchange exchange, ResponseView response) {
         JsonNode request = exchange.json();
-        String tier = ResponseObjects.autoContainerTier(request != null ? request.path("tools") : response.path("tools"));
+        String tier = OpenAiFormat.autoContainerTier((request != null ? request : response.json()).path("tools"));
         return tier != null ? tier : DEFAULT_TIER;
     }
 

@@ -3,7 +3,6 @@ package com.sandboxgateway.budget;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.util.List;
-import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,6 +11,9 @@ import org.springframework.dao.DataAccessException;
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayHeaders;
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.Answer;
+import com.sandboxgateway.openai.OpenAiFormat;
+import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
@@ -21,7 +23,6 @@ import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.policy.TurnReservation;
 import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateUnavailableException;
-import com.sandboxgateway.upstream.SseEvent;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
@@ -39,7 +40,6 @@ import tools.jackson.databind.node.ObjectNode;
 public final class TurnBudget implements RequestStep, ResponseInspector {
 
     private static final Logger log = LoggerFactory.getLogger(TurnBudget.class);
-    private static final Set<Route> INSPECTED = Set.of(Route.RESPONSES_CREATE, Route.RESPONSE_GET, Route.RESPONSE_CANCEL);
 
     private final Budgets budgets;
     private final Counters counters;
@@ -70,7 +70,7 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             return Decision.PROCEED;
         }
         JsonNode clientMax = request.get("max_tool_calls");
-        long wanted = !ResponseObjects.offersCodeExecution(request) ? 0
+        long wanted = !OpenAiFormat.offersCodeExecution(request.path("tools")) ? 0
                 : clientMax != null && clientMax.canConvertToLong() ? Math.min(clientMax.asLong(), limits.turnsPerSession())
                 : limits.turnsPerSession();
         String session;
@@ -79,11 +79,13 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             session = session(exchange, request);
             grant = counters.reserve(counters(user, session, day, limits), wanted);
         } catch (StateUnavailableException e) {
-            return failures.decide(exchange, "turn budgets", e);
+            return failures.decide("turn budgets", e);
         }
         if (session != null) {
             exchange.sessionResolved(session);
             exchange.addResponseHeader(GatewayHeaders.SESSION, session);
+        } else {
+            exchange.startsSession();
         }
         long left = session == null ? Math.min(grant.left(), limits.turnsPerSession() - grant.granted()) : grant.left();
         // Until the answer shows what ran, the reservation is still the session's: a stream's headers go out
@@ -103,38 +105,30 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
         return Decision.PROCEED;
     }
 
-    @Override
-    public boolean inspects(Route route) {
-        return INSPECTED.contains(route);
-    }
 
     @Override
-    public JsonNode onJson(Exchange exchange, JsonNode response) {
-        if (exchange.route().route() == Route.RESPONSES_CREATE) {
-            identified(exchange, response.path("id").asString(null), true);
-            if (ResponseObjects.isTerminal(response)) {
-                settle(exchange, response);
-            } else {
-                runsInBackground(exchange, response.path("id").asString(null));
+    public void inspect(Exchange exchange, Answer answer) {
+        if (exchange.route().route() != Route.RESPONSES_CREATE) {
+            if (!answer.isEvent()) {
+                answer.response().ifPresent(response -> fetched(exchange, response));
             }
-        } else {
-            fetched(exchange, response);
-        }
-        return response;
-    }
-
-    @Override
-    public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
-        if (data == null || exchange.route().route() != Route.RESPONSES_CREATE) {
             return;
         }
-        if ("response.created".equals(data.path("type").asString(null))) {
-            identified(exchange, data.path("response").path("id").asString(null), false);
+        if (answer.isEvent()) {
+            if (OpenAiFormat.RESPONSE_CREATED.equals(answer.type())) {
+                answer.response().ifPresent(created -> identified(exchange, created.id(), false));
+            }
+            answer.finishedResponse().ifPresent(finished -> settle(exchange, finished));
+            return;
         }
-        JsonNode finished = ResponseObjects.terminalResponse(data);
-        if (finished != null) {
-            settle(exchange, finished);
-        }
+        answer.response().ifPresent(response -> {
+            identified(exchange, response.id(), true);
+            if (response.finished()) {
+                settle(exchange, response);
+            } else {
+                runsInBackground(exchange, response.id());
+            }
+        });
     }
 
     @Override
@@ -173,25 +167,22 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
         }
     }
 
-    /** A new session takes the id of the response that started it. */
+    /** A new session takes the id of the response that started it ({@link Exchange#session()}); a JSON answer says so. */
     private static void identified(Exchange exchange, String responseId, boolean canAnswerHeader) {
         TurnReservation reservation = exchange.turnReservation();
-        if (reservation != null && reservation.session() == null && responseId != null) {
-            exchange.sessionResolved(responseId);
-            if (canAnswerHeader) {
-                exchange.addResponseHeader(GatewayHeaders.SESSION, responseId);
-            }
+        if (reservation != null && reservation.session() == null && responseId != null && canAnswerHeader) {
+            exchange.addResponseHeader(GatewayHeaders.SESSION, responseId);
         }
     }
 
     /** Settles this request's reservation to the executed count; a background response is settled when fetched. */
-    private void settle(Exchange exchange, JsonNode response) {
+    private void settle(Exchange exchange, ResponseView response) {
         TurnReservation reservation = exchange.takeTurnReservation();
         if (reservation == null) {
             return;
         }
-        String responseId = response.path("id").asString(exchange.responseId());
-        int executed = ResponseObjects.toolTurns(response);
+        String responseId = response.id() != null ? response.id() : exchange.responseId();
+        int executed = response.turns();
         List<Counter> reserved = reservationCounters(exchange, reservation);
         try {
             counters.add(reserved, executed - reservation.reserved());
@@ -224,16 +215,16 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
      * A response fetched or cancelled: it belongs to the session it was created in (so its code is audited
      * there), and a background response that finished has its pending charge settled, once.
      */
-    private void fetched(Exchange exchange, JsonNode response) {
-        String responseId = response.path("id").asString(null);
+    private void fetched(Exchange exchange, ResponseView response) {
+        String responseId = response.id();
         String user = exchange.principal().user();
         try {
             store.turnCharge(responseId, user).ifPresent(charge -> {
                 List<Counter> chargeCounters = counters(user, charge.session(), charge.day(),
                         teams.of(exchange.principal()).limits());
                 exchange.sessionResolved(charge.session());
-                if (charge.turns() == null && ResponseObjects.isTerminal(response)) {
-                    int executed = ResponseObjects.toolTurns(response);
+                if (charge.turns() == null && response.finished()) {
+                    int executed = response.turns();
                     counters.add(chargeCounters, executed - charge.reserved());
                     if (store.settle(responseId, executed)) {
                         meters.counter("gateway.turns.used", "team", charge.team()).increment(executed);
@@ -273,7 +264,7 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
                 throw new StateUnavailableException("the session of the previous response could not be read", e);
             }
         }
-        return ResponseObjects.namedContainer(request);
+        return OpenAiFormat.namedContainer(request.path("tools"));
     }
 
     /** The counters a reservation took from; a session that did not exist yet had no counter. */

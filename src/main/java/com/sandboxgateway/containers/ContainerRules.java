@@ -42,9 +42,6 @@ public final class ContainerRules implements RequestStep {
         if (route == Route.CONTAINERS_CREATE) {
             return container(body, "", policy);
         }
-        if (route != Route.RESPONSES_CREATE) {
-            return Decision.PROCEED;
-        }
         JsonNode tools = body.path("tools");
         for (int i = 0; i < tools.size(); i++) {
             JsonNode tool = tools.get(i);

@@ -10,10 +10,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.Answer;
+import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.ownership.OwnershipStore;
+import com.sandboxgateway.policy.AfterAnswer;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.ResponseInspector;
-import com.sandboxgateway.upstream.SseEvent;
 import com.sandboxgateway.upstream.UpstreamClient;
 import com.sandboxgateway.upstream.UpstreamRequest;
 import com.sandboxgateway.upstream.UpstreamResponse;
@@ -25,10 +26,9 @@ import tools.jackson.databind.JsonNode;
  * container's {@code file_ids} and its {@code input_file}s) once the response has finished, streamed,
  * in the foreground or in the background. A failed deletion leaves the file to the reaper.
  */
-public final class FilesDeletedAfterUse implements ResponseInspector {
+public final class FilesDeletedAfterUse implements AfterAnswer {
 
     private static final Logger log = LoggerFactory.getLogger(FilesDeletedAfterUse.class);
-    private static final Set<String> FINISHED = Set.of("completed", "failed", "incomplete", "cancelled");
 
     private final UpstreamClient upstream;
     private final OwnershipStore store;
@@ -40,31 +40,20 @@ public final class FilesDeletedAfterUse implements ResponseInspector {
         this.jdbc = jdbc;
     }
 
-    @Override
-    public boolean inspects(Route route) {
-        return route == Route.RESPONSES_CREATE || route == Route.RESPONSE_GET || route == Route.RESPONSE_CANCEL;
-    }
 
     @Override
-    public JsonNode onJson(Exchange exchange, JsonNode response) {
-        settle(exchange, response);
-        return response;
+    public Answer follow(Exchange exchange, Answer answer) {
+        answer.response().ifPresent(response -> settle(exchange, response));
+        return answer;
     }
 
-    @Override
-    public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
-        if (data != null && data.has("response")) {
-            settle(exchange, data.get("response"));
-        }
-    }
-
-    private void settle(Exchange exchange, JsonNode response) {
-        String responseId = response.path("id").asString(null);
+    private void settle(Exchange exchange, ResponseView response) {
+        String responseId = response.id();
         if (responseId == null) {
             return;
         }
         Set<String> used = exchange.route().route() == Route.RESPONSES_CREATE ? usedFiles(exchange.json()) : Set.of();
-        if (!FINISHED.contains(response.path("status").asString(""))) {
+        if (!response.finished()) {
             used.forEach(file -> jdbc.sql("INSERT INTO file_use (response_id, file_id) SELECT :response, :file WHERE NOT EXISTS "
                     + "(SELECT 1 FROM file_use WHERE response_id = :response AND file_id = :file)")
                     .param("response", responseId).param("file", file).update());

@@ -21,11 +21,11 @@ import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 
 /**
- * A multipart upload on its way upstream. Policy steps register what to do with it (check or rewrite a
- * form field, rewrite the file) before it moves.
+ * A multipart upload on its way upstream. Policy steps register what to do with its form fields (check
+ * or rewrite one, add a default), then the upload step reads it through its file rule with
+ * {@link #prepare}, before anything moves.
  *
- * <p>Without rules the client's bytes stream straight through. With rules, {@link #prepare()} reads
- * the whole upload first: form fields into memory (they are small), each file through its rule into a
+ * <p>Without rules the client's bytes stream straight through. {@link #prepare} reads the whole upload: form fields into memory (they are small), each file through its rule into a
  * spool file on disk. Only an upload that passed every rule is then sent, so a refusal, however late
  * in a multi-gigabyte file, means the upstream received nothing; and the heap holds one buffer, never
  * the file.
@@ -44,7 +44,6 @@ public final class MultipartUpload implements AutoCloseable {
     private final Path spoolDir;
     private final Map<String, UnaryOperator<String>> fieldRules = new LinkedHashMap<>();
     private final Map<String, String> fieldDefaults = new LinkedHashMap<>();
-    private FileRule fileRule;
     private List<Segment> prepared;
 
     /** What to do with an uploaded file: read {@code content}, write what goes upstream to {@code out}. */
@@ -78,26 +77,19 @@ public final class MultipartUpload implements AutoCloseable {
         fieldDefaults.put(name, value);
     }
 
-    /** Passes every uploaded file through {@code rule}; one rule per upload. */
-    public void onFile(FileRule rule) {
-        if (fileRule != null) {
-            throw new IllegalStateException("an upload takes one file rule");
-        }
-        fileRule = rule;
-    }
-
     public String contentType() {
         return contentType;
     }
 
     /**
-     * Reads the whole upload through its rules. Does nothing for an upload without rules.
+     * Reads the whole upload now: form fields through their rules, every file through {@code fileRule}
+     * into the spool. Once only.
      *
      * @throws GatewayException when a rule refuses the upload or the body is malformed
      */
-    public void prepare() {
-        if (isUntouched() || prepared != null) {
-            return;
+    public void prepare(FileRule fileRule) {
+        if (prepared != null) {
+            throw new IllegalStateException("an upload is prepared once");
         }
         prepared = new ArrayList<>();
         MultipartReader reader = new MultipartReader(source, boundary);
@@ -105,13 +97,13 @@ public final class MultipartUpload implements AutoCloseable {
         try {
             for (MultipartReader.Part part = reader.next(); part != null; part = reader.next()) {
                 missing.remove(part.headers().name());
-                if (fileRule != null && !part.headers().isFile() && FILE_FIELD.equals(part.headers().name())) {
+                if (!part.headers().isFile() && FILE_FIELD.equals(part.headers().name())) {
                     // Without a filename the part would pass as a plain field, past the file rules: refuse it.
                     throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "The 'file' part has no filename, so the "
                             + "gateway cannot tell its type. Send the file with its name (e.g. sales.csv).", FILE_FIELD, null);
                 }
                 prepared.add(new Segment(opening(part.headers()), null));
-                prepared.add(part.headers().isFile() ? new Segment(null, spool(part)) : new Segment(field(part), null));
+                prepared.add(part.headers().isFile() ? new Segment(null, spool(part, fileRule)) : new Segment(field(part), null));
             }
             for (Map.Entry<String, String> field : missing.entrySet()) {
                 byte[] headers = ("Content-Disposition: form-data; name=\"" + field.getKey() + "\"").getBytes(StandardCharsets.UTF_8);
@@ -136,7 +128,6 @@ public final class MultipartUpload implements AutoCloseable {
         if (isUntouched()) {
             return source;
         }
-        prepare();
         List<InputStream> streams = new ArrayList<>();
         for (Segment segment : prepared) {
             streams.add(segment.open());
@@ -149,7 +140,6 @@ public final class MultipartUpload implements AutoCloseable {
         if (isUntouched()) {
             return length;
         }
-        prepare();
         return prepared.stream().mapToLong(Segment::length).sum();
     }
 
@@ -161,8 +151,12 @@ public final class MultipartUpload implements AutoCloseable {
         }
     }
 
+    /** Whether the client's bytes go upstream as they are; an upload with field rules must be prepared first. */
     private boolean isUntouched() {
-        return fieldRules.isEmpty() && fieldDefaults.isEmpty() && fileRule == null;
+        if (prepared == null && !(fieldRules.isEmpty() && fieldDefaults.isEmpty())) {
+            throw new IllegalStateException("an upload with form-field rules is prepared before it is sent");
+        }
+        return prepared == null;
     }
 
     private byte[] field(MultipartReader.Part part) throws IOException {
@@ -175,14 +169,10 @@ public final class MultipartUpload implements AutoCloseable {
         return rule == null ? value : rule.apply(new String(value, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
     }
 
-    private Path spool(MultipartReader.Part part) throws IOException {
+    private Path spool(MultipartReader.Part part, FileRule fileRule) throws IOException {
         Path file = Files.createTempFile(spoolDir, "upload-", ".part");
         try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 64 * 1024)) {
-            if (fileRule == null) {
-                part.content().transferTo(out);
-            } else {
-                fileRule.transfer(part.headers(), part.content(), out);
-            }
+            fileRule.transfer(part.headers(), part.content(), out);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(file);
             throw e;

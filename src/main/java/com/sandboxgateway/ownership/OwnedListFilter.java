@@ -10,8 +10,9 @@ import java.util.Set;
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.Answer;
+import com.sandboxgateway.policy.AfterAnswer;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.upstream.UpstreamClient;
 import com.sandboxgateway.upstream.UpstreamRequest;
 import com.sandboxgateway.upstream.UpstreamResponse;
@@ -24,10 +25,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Turns the org-wide file, container and skill lists into the caller's own: foreign objects are dropped and
- * further upstream pages are read until the client's {@code limit} is filled, so {@code has_more},
+ * further upstream pages are read (an after-answer action: more calls to the upstream) until the client's {@code limit} is filled, so {@code has_more},
  * {@code first_id} and {@code last_id} keep their meaning and the SDKs' auto-paging works.
  */
-public final class OwnedListFilter implements ResponseInspector {
+public final class OwnedListFilter implements AfterAnswer {
 
     /** Upper bound on upstream pages read for one client page, so a sea of foreign objects cannot stall a call. */
     private static final int MAX_PAGES = 50;
@@ -43,12 +44,8 @@ public final class OwnedListFilter implements ResponseInspector {
     }
 
     @Override
-    public boolean inspects(Route route) {
-        return route == Route.FILES_LIST || route == Route.CONTAINERS_LIST || route == Route.SKILLS_LIST;
-    }
-
-    @Override
-    public JsonNode onJson(Exchange exchange, JsonNode firstPage) {
+    public Answer follow(Exchange exchange, Answer answer) {
+        JsonNode firstPage = answer.json();
         boolean files = exchange.route().route() == Route.FILES_LIST;
         ListQuery query = ListQuery.parse(exchange.rawQuery());
         int limit = query.limit(files ? 10_000 : 20);
@@ -64,7 +61,7 @@ public final class OwnedListFilter implements ResponseInspector {
             page = fetch(exchange.path() + "?" + query.nextPage(cursor, pageSize), exchange);
         }
         boolean hasMore = own.size() > limit || page.path("has_more").asBoolean(false);
-        return list(firstPage, own.subList(0, Math.min(limit, own.size())), hasMore);
+        return answer.replacedBy(list(firstPage, own.subList(0, Math.min(limit, own.size())), hasMore));
     }
 
     private List<JsonNode> visible(JsonNode data, Exchange exchange) {

@@ -3,12 +3,12 @@ package com.sandboxgateway.ownership;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
-import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.Answer;
+import com.sandboxgateway.openai.OutputItem;
+import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
-import com.sandboxgateway.upstream.SseEvent;
 
 import tools.jackson.databind.JsonNode;
 
@@ -21,12 +21,6 @@ import tools.jackson.databind.JsonNode;
  */
 public final class OwnershipRecorder implements ResponseInspector {
 
-    private static final Set<Route> INSPECTED = Set.of(Route.RESPONSES_CREATE, Route.RESPONSE_GET, Route.RESPONSE_CANCEL,
-            Route.FILES_UPLOAD, Route.CONTAINERS_CREATE, Route.CONTAINER_FILES_CREATE, Route.RESPONSE_DELETE,
-            Route.FILE_DELETE, Route.CONTAINER_DELETE, Route.CONTAINER_FILE_DELETE, Route.CONVERSATIONS_CREATE,
-            Route.CONVERSATION_DELETE, Route.CONVERSATION_ITEMS_CREATE, Route.CONVERSATION_ITEMS_LIST,
-            Route.CONVERSATION_ITEM_GET, Route.CONVERSATION_ITEM_DELETE, Route.SKILLS_CREATE, Route.SKILL_DELETE);
-
     private final OwnershipStore store;
 
     public OwnershipRecorder(OwnershipStore store) {
@@ -34,63 +28,47 @@ public final class OwnershipRecorder implements ResponseInspector {
     }
 
     @Override
-    public boolean inspects(Route route) {
-        return INSPECTED.contains(route);
-    }
-
-    @Override
-    public JsonNode onJson(Exchange exchange, JsonNode body) {
+    public void inspect(Exchange exchange, Answer answer) {
         List<OwnershipStore.Created> created = new ArrayList<>();
+        if (answer.isEvent()) {
+            answer.response().ifPresent(response -> recordResponse(exchange, response, created));
+            answer.item().ifPresent(item -> recordItem(exchange, item, exchange.responseId(), created));
+            store.recordAll(exchange.principal(), created);
+            return;
+        }
+        JsonNode body = answer.json();
         switch (exchange.route().route()) {
-            case RESPONSES_CREATE, RESPONSE_GET, RESPONSE_CANCEL -> recordResponse(exchange, body, created);
-            case FILES_UPLOAD -> add(exchange, body.get("id"), ObjectKind.FILE, null, epochSeconds(body.get("expires_at")), created);
-            case CONTAINERS_CREATE -> add(exchange, body.get("id"), ObjectKind.CONTAINER, null, null, created);
+            case RESPONSES_CREATE, RESPONSE_GET, RESPONSE_CANCEL ->
+                    answer.response().ifPresent(response -> recordResponse(exchange, response, created));
+            case FILES_UPLOAD -> add(exchange, text(body, "id"), ObjectKind.FILE, null, epochSeconds(body.get("expires_at")), created);
+            case CONTAINERS_CREATE -> add(exchange, text(body, "id"), ObjectKind.CONTAINER, null, null, created);
             case CONTAINER_FILES_CREATE ->
-                    add(exchange, body.get("id"), ObjectKind.CONTAINER_FILE, exchange.route().id("container_id"), null, created);
+                    add(exchange, text(body, "id"), ObjectKind.CONTAINER_FILE, exchange.route().id("container_id"), null, created);
             case RESPONSE_DELETE -> store.markDeleted(exchange.route().id("response_id"));
             case FILE_DELETE -> store.markDeleted(exchange.route().id("file_id"));
             case CONTAINER_DELETE -> store.markDeleted(exchange.route().id("container_id"));
             case CONTAINER_FILE_DELETE -> store.markDeleted(exchange.route().id("file_id"));
-            case CONVERSATIONS_CREATE -> add(exchange, body.get("id"), ObjectKind.CONVERSATION, null, null, created);
+            case CONVERSATIONS_CREATE -> add(exchange, text(body, "id"), ObjectKind.CONVERSATION, null, null, created);
             case CONVERSATION_DELETE -> store.markDeleted(exchange.route().id("conversation_id"));
             // The conversation is the caller's (checked before), so the items read or added in it are too.
             case CONVERSATION_ITEMS_CREATE, CONVERSATION_ITEMS_LIST -> {
                 for (JsonNode item : body.path("data")) {
-                    recordItem(exchange, item, exchange.route().id("conversation_id"), created);
+                    recordItem(exchange, OutputItem.of(item), exchange.route().id("conversation_id"), created);
                 }
             }
-            case CONVERSATION_ITEM_GET -> recordItem(exchange, body, exchange.route().id("conversation_id"), created);
+            case CONVERSATION_ITEM_GET -> recordItem(exchange, OutputItem.of(body), exchange.route().id("conversation_id"), created);
             case CONVERSATION_ITEM_DELETE -> store.markDeleted(exchange.route().id("item_id"));
-            case SKILLS_CREATE -> add(exchange, body.get("id"), ObjectKind.SKILL, null, null, created);
+            case SKILLS_CREATE -> add(exchange, text(body, "id"), ObjectKind.SKILL, null, null, created);
             case SKILL_DELETE -> store.markDeleted(exchange.route().id("skill_id"));
             default -> { }
         }
         store.recordAll(exchange.principal(), created);
-        return body;
     }
 
-    @Override
-    public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
-        if (data == null) {
-            return;
-        }
-        List<OwnershipStore.Created> created = new ArrayList<>();
-        JsonNode response = data.get("response");
-        if (response != null) {
-            recordResponse(exchange, response, created);
-        }
-        JsonNode item = data.get("item");
-        if (item != null) {
-            recordItem(exchange, item, exchange.responseId(), created);
-        }
-        store.recordAll(exchange.principal(), created);
-    }
-
-    private void recordResponse(Exchange exchange, JsonNode response, List<OwnershipStore.Created> created) {
-        JsonNode id = response.get("id");
-        add(exchange, id, ObjectKind.RESPONSE, null, null, created);
-        for (JsonNode item : response.path("output")) {
-            recordItem(exchange, item, id == null ? null : id.asString(null), created);
+    private static void recordResponse(Exchange exchange, ResponseView response, List<OwnershipStore.Created> created) {
+        add(exchange, response.id(), ObjectKind.RESPONSE, null, null, created);
+        for (OutputItem item : response.output()) {
+            recordItem(exchange, item, response.id(), created);
         }
     }
 
@@ -100,17 +78,11 @@ public final class OwnershipRecorder implements ResponseInspector {
      * started that container for them, and the container files a message cites were made by that code for
      * them, so replaying the message works for them alone.
      */
-    private void recordItem(Exchange exchange, JsonNode item, String parentId, List<OwnershipStore.Created> created) {
-        add(exchange, item.get("id"), ObjectKind.ITEM, parentId, null, created);
-        add(exchange, item.get("container_id"), ObjectKind.CONTAINER, null, null, created);
-        add(exchange, item.path("environment").get("container_id"), ObjectKind.CONTAINER, null, null, created);
-        for (JsonNode part : item.path("content")) {
-            for (JsonNode annotation : part.path("annotations")) {
-                if ("container_file_citation".equals(annotation.path("type").asString(null))) {
-                    add(exchange, annotation.get("file_id"), ObjectKind.CONTAINER_FILE,
-                            annotation.path("container_id").asString(null), null, created);
-                }
-            }
+    private static void recordItem(Exchange exchange, OutputItem item, String parentId, List<OwnershipStore.Created> created) {
+        add(exchange, item.id(), ObjectKind.ITEM, parentId, null, created);
+        add(exchange, item.containerId(), ObjectKind.CONTAINER, null, null, created);
+        for (OutputItem.CitedFile cited : item.citedContainerFiles()) {
+            add(exchange, cited.fileId(), ObjectKind.CONTAINER_FILE, cited.containerId(), null, created);
         }
     }
 
@@ -118,11 +90,16 @@ public final class OwnershipRecorder implements ResponseInspector {
      * Adds an id to those the answer (or event) created, once per exchange: a stream names the same response and
      * container in many events. All of them are recorded together, in one statement.
      */
-    private static void add(Exchange exchange, JsonNode id, ObjectKind kind, String parentId, Instant expiresAt,
+    private static void add(Exchange exchange, String id, ObjectKind kind, String parentId, Instant expiresAt,
                             List<OwnershipStore.Created> created) {
-        if (id != null && id.isString() && !id.asString().isBlank() && exchange.firstOwnershipOf(id.asString())) {
-            created.add(new OwnershipStore.Created(id.asString(), kind, parentId, expiresAt));
+        if (id != null && !id.isBlank() && exchange.firstOwnershipOf(id)) {
+            created.add(new OwnershipStore.Created(id, kind, parentId, expiresAt));
         }
+    }
+
+    private static String text(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        return value != null && value.isString() ? value.asString() : null;
     }
 
     private static Instant epochSeconds(JsonNode value) {

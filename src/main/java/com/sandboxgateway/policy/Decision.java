@@ -1,18 +1,26 @@
 package com.sandboxgateway.policy;
 
-import com.sandboxgateway.api.ErrorCode;
+import java.time.Duration;
+import java.util.Map;
 
-/** What a {@link RequestStep} decided: let the request go on, or refuse it with a gateway error. */
+import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.GatewayException;
+
+/**
+ * What a {@link RequestStep} decided: let the request go on, or refuse it with a gateway error. A refusal
+ * is always this value, never an exception; {@code ProxyController} turns it into the client's answer in
+ * one place.
+ */
 public sealed interface Decision {
 
     Decision PROCEED = new Proceed();
 
-    static Decision reject(ErrorCode code, String message) {
-        return new Reject(code, message, null);
+    static Reject reject(ErrorCode code, String message) {
+        return new Reject(code, message, null, null, Map.of());
     }
 
-    static Decision reject(ErrorCode code, String message, String param) {
-        return new Reject(code, message, param);
+    static Reject reject(ErrorCode code, String message, String param) {
+        return new Reject(code, message, param, null, Map.of());
     }
 
     /** The request goes on to the next step. */
@@ -24,7 +32,43 @@ public sealed interface Decision {
      * carries a secret.
      *
      * @param param the request field at fault, or {@code null}
+     * @param retryAfter how long the client should wait before retrying (sent as {@code Retry-After}), or {@code null}
+     * @param headers further headers the refusal answers with
      */
-    record Reject(ErrorCode code, String message, String param) implements Decision {
+    record Reject(ErrorCode code, String message, String param, Duration retryAfter, Map<String, String> headers)
+            implements Decision {
+
+        public Reject {
+            headers = Map.copyOf(headers);
+        }
+
+        /** The refusal a fault (an upstream failure, a malformed body) comes to. */
+        public static Reject of(GatewayException fault) {
+            return new Reject(fault.code(), fault.getMessage(), fault.param(), fault.retryAfter(), Map.of());
+        }
+
+        /**
+         * This refusal as an exception, for code that streams (a file rewriter midway through a file, a
+         * multipart form field as it passes) and cannot return it; the step around that code catches it
+         * and returns {@link #of} it, so the chain itself only ever sees a {@link Decision}.
+         */
+        public GatewayException asException() {
+            return new GatewayException(code, message, param, null, retryAfter);
+        }
+
+        /** This refusal, naming {@code field} as the one at fault. */
+        public Reject at(String field) {
+            return new Reject(code, message, field, retryAfter, headers);
+        }
+
+        /** This refusal with {@code where} in front of its message ({@code input[0].content[1]: ...}). */
+        public Reject locatedAt(String where) {
+            return new Reject(code, where + ": " + message, param, retryAfter, headers);
+        }
+
+        /** This refusal, telling the client to retry after {@code wait}. */
+        public Reject retryAfter(Duration wait) {
+            return new Reject(code, message, param, wait, headers);
+        }
     }
 }

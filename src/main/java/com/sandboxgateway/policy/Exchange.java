@@ -8,10 +8,10 @@ import java.util.Set;
 
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.openai.OutputItem;
 import com.sandboxgateway.policy.input.InputPlaces;
 import com.sandboxgateway.policy.input.RequestWalk;
 
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -27,6 +27,7 @@ public final class Exchange {
     private final String path;
     private String rawQuery;
     private String session;
+    private boolean startsSession;
     private final String datasetProfile;
     private final Map<String, String> responseHeaders = new LinkedHashMap<>();
     private RequestBody body;
@@ -39,7 +40,7 @@ public final class Exchange {
     private TurnReservation turnReservation;
     private final Set<String> auditedCalls = new HashSet<>();
     private final Set<String> ownedObjects = new HashSet<>();
-    private final Map<String, JsonNode> streamedShellCalls = new HashMap<>();
+    private final Map<String, OutputItem> streamedShellCalls = new HashMap<>();
 
     public Exchange(String requestId, Principal principal, RouteMatch route, String path, String rawQuery, String session,
                     String datasetProfile, RequestBody body) {
@@ -83,11 +84,16 @@ public final class Exchange {
 
     /**
      * The session: the {@code X-Gateway-Session} header, or for responses the one the budget step
-     * resolved (the root of the {@code previous_response_id} chain, an explicit container); {@code null}
-     * when none is known yet.
+     * resolved (the root of the {@code previous_response_id} chain, an explicit container); for a request
+     * that starts a session, the response's id once an answer named it; {@code null} when none is known yet.
      */
     public String session() {
-        return session;
+        return session == null && startsSession ? responseId : session;
+    }
+
+    /** The request starts a new session: it takes the id of the response it creates. */
+    public void startsSession() {
+        this.startsSession = true;
     }
 
     public void sessionResolved(String session) {
@@ -185,9 +191,12 @@ public final class Exchange {
         return model;
     }
 
-    public void responseIdentified(String responseId, String model) {
-        this.responseId = responseId;
-        this.model = model;
+    /** Notes the response the first answer naming one named; only the chain calls it, before any inspector runs. */
+    void responseSeen(String responseId, String model) {
+        if (this.responseId == null && responseId != null) {
+            this.responseId = responseId;
+            this.model = model;
+        }
     }
 
     /** Marks a code-interpreter or shell call as audited by this exchange; false if it already was. */
@@ -196,15 +205,14 @@ public final class Exchange {
     }
 
     /** A stream's finished {@code shell_call} item, kept until its {@code shell_call_output} arrives to be audited with it. */
-    public void shellCallStreamed(JsonNode call) {
-        String callId = call.path("call_id").asString(null);
-        if (callId != null) {
-            streamedShellCalls.put(callId, call);
+    public void shellCallStreamed(OutputItem call) {
+        if (call.callId() != null) {
+            streamedShellCalls.put(call.callId(), call);
         }
     }
 
     /** The streamed {@code shell_call} of this model call id, once; {@code null} when the stream showed none. */
-    public JsonNode takeStreamedShellCall(String callId) {
+    public OutputItem takeStreamedShellCall(String callId) {
         return callId == null ? null : streamedShellCalls.remove(callId);
     }
 

@@ -3,46 +3,67 @@ package com.sandboxgateway.policy;
 import java.util.List;
 
 import com.sandboxgateway.api.ErrorCode;
+import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.Answer;
 
 /**
- * The request steps in the order they run and the inspectors that see the answers. The order is
- * declared once, in {@code com.sandboxgateway.PipelineConfiguration}.
+ * The request steps in the order they run, the inspectors that see the answers and the after-answer
+ * actions, each with the routes it applies to. The table is declared once, in
+ * {@code com.sandboxgateway.PipelineConfiguration}.
  */
 public final class PolicyChain {
 
-    private final List<RequestStep> steps;
-    private final List<ResponseInspector> inspectors;
+    private final List<OnRoutes<RequestStep>> steps;
+    private final List<OnRoutes<ResponseInspector>> inspectors;
+    private final List<OnRoutes<AfterAnswer>> afterAnswers;
     private final ChainObserver observer;
 
-    public PolicyChain(List<RequestStep> steps, List<ResponseInspector> inspectors) {
-        this(steps, inspectors, ChainObserver.NONE);
-    }
-
-    public PolicyChain(List<RequestStep> steps, List<ResponseInspector> inspectors, ChainObserver observer) {
+    public PolicyChain(List<OnRoutes<RequestStep>> steps, List<OnRoutes<ResponseInspector>> inspectors,
+                       List<OnRoutes<AfterAnswer>> afterAnswers, ChainObserver observer) {
         this.steps = List.copyOf(steps);
         this.inspectors = List.copyOf(inspectors);
+        this.afterAnswers = List.copyOf(afterAnswers);
         this.observer = observer;
     }
 
-    /** Runs the steps in order and returns the first refusal, or {@link Decision#PROCEED}. */
+    /** Runs the steps of the exchange's route in order and returns the first refusal, or {@link Decision#PROCEED}. */
     public Decision apply(Exchange exchange) {
-        for (RequestStep step : steps) {
-            Decision decision = observer.step(step, exchange);
-            if (decision instanceof Decision.Reject) {
-                return decision;
+        Route route = exchange.route().route();
+        for (OnRoutes<RequestStep> step : steps) {
+            if (step.appliesTo(route) && observer.step(step.part(), exchange) instanceof Decision.Reject reject) {
+                return reject;
             }
         }
         return Decision.PROCEED;
     }
 
-    /** Tells every inspector the exchange is over; see {@link ResponseInspector#onFinish}. */
-    public void finish(Exchange exchange, ErrorCode failure) {
-        inspectors.forEach(inspector -> inspector.onFinish(exchange, failure));
-        observer.finished(exchange, failure);
+    /**
+     * Shows one answer (a successful JSON body or a stream event) to the route's inspectors, then runs the
+     * route's after-answer actions. The response it names is noted on the exchange first, so no inspector
+     * depends on another for it.
+     *
+     * @return the answer to relay
+     */
+    public Answer answered(Exchange exchange, Answer answer) {
+        answer.response().ifPresent(response -> exchange.responseSeen(response.id(), response.model()));
+        Route route = exchange.route().route();
+        for (OnRoutes<ResponseInspector> inspector : inspectors) {
+            if (inspector.appliesTo(route)) {
+                inspector.part().inspect(exchange, answer);
+            }
+        }
+        Answer relayed = answer;
+        for (OnRoutes<AfterAnswer> action : afterAnswers) {
+            if (action.appliesTo(route)) {
+                relayed = action.part().follow(exchange, relayed);
+            }
+        }
+        return relayed;
     }
 
-    /** The inspectors, in order, that see every answer before the client does. */
-    public List<ResponseInspector> inspectors() {
-        return inspectors;
+    /** Tells every inspector the exchange is over, whatever its route; see {@link ResponseInspector#onFinish}. */
+    public void finish(Exchange exchange, ErrorCode failure) {
+        inspectors.forEach(inspector -> inspector.part().onFinish(exchange, failure));
+        observer.finished(exchange, failure);
     }
 }

@@ -1,37 +1,20 @@
 package com.sandboxgateway.policy;
 
 import com.sandboxgateway.api.ErrorCode;
-import com.sandboxgateway.api.Route;
-import com.sandboxgateway.upstream.SseEvent;
-
-import tools.jackson.databind.JsonNode;
+import com.sandboxgateway.openai.Answer;
 
 /**
- * Looks at what the upstream answered before the client gets it (to record ownership, audit executed
- * code, settle budgets). An inspector that throws {@link com.sandboxgateway.api.GatewayException}
- * keeps the answer from the client: the client gets that error instead.
+ * Looks at what the upstream answered on the routes the chain table gives it, before the client gets it
+ * (to record ownership, audit executed code, settle budgets). It reads the answer the relay parsed once
+ * and never changes it; an upstream call because of an answer is an {@link AfterAnswer}. An inspector
+ * that throws {@link com.sandboxgateway.api.GatewayException} keeps the answer from the client: the
+ * client gets that error instead.
  */
+@FunctionalInterface
 public interface ResponseInspector {
 
-    /** Whether successful JSON answers on this route should be buffered and shown to {@link #onJson}. */
-    boolean inspects(Route route);
-
-    /**
-     * A successful (2xx) JSON answer of an inspected route, before it is relayed.
-     *
-     * @return the answer to relay: {@code body} itself, or a replacement (a filtered list, say)
-     */
-    default JsonNode onJson(Exchange exchange, JsonNode body) {
-        return body;
-    }
-
-    /**
-     * One event of a streamed answer (on any route), before it is relayed.
-     *
-     * @param data the event's parsed {@code data}, or {@code null} when it has none or it is not JSON
-     */
-    default void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
-    }
+    /** A successful (2xx) JSON answer, or one event of a streamed answer, before it is relayed. */
+    void inspect(Exchange exchange, Answer answer);
 
     /**
      * The exchange is over, however it ended: refused, failed, cut off or relayed in full. For what must

@@ -31,6 +31,7 @@ import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.PolicyChain;
 import com.sandboxgateway.policy.RequestBody;
+import com.sandboxgateway.policy.RequestRefused;
 import com.sandboxgateway.tracing.RequestTracing;
 import com.sandboxgateway.upstream.UpstreamClient;
 import com.sandboxgateway.upstream.UpstreamRequest;
@@ -101,24 +102,30 @@ class ProxyController {
             try {
                 principal = Optional.of(authenticator.require(request.getHeader("Authorization")));
             } catch (InvalidCredentialsException e) {
-                refuse(request, response, new GatewayException(ErrorCode.INVALID_API_KEY, e.getMessage()));
+                answer(request, response, Decision.reject(ErrorCode.INVALID_API_KEY, e.getMessage()), null);
                 return;
             }
-            try {
-                proxy(requestId, principal.get(), route, request, response);
-            } catch (GatewayException e) {
+            Refusal refusal = proxy(requestId, principal.get(), route, request, response);
+            if (refusal != null) {
                 response.setHeader(GatewayHeaders.REQUEST_ID, requestId);
-                refuse(request, response, e);
-                refusals.with(e.code().code(), principal.get().team()).increment();
+                answer(request, response, refusal.reject(), refusal.cause());
+                refusals.with(refusal.reject().code().code(), principal.get().team()).increment();
                 events.publishEvent(new RequestRefused(requestId, principal.get(), request.getMethod(),
                         // A path that matched no route may hold anything a client typed: the audit keeps only that.
                         route.isPresent() ? request.getRequestURI() : "(no route)",
-                        e.code(), e.getMessage(), clock.instant()));
+                        refusal.reject().code(), refusal.reject().message(), clock.instant()));
             }
         } finally {
             MDC.remove("requestId");
             countRequest(route, response, principal.orElse(null));
         }
+    }
+
+    /**
+     * Why an authenticated request got a gateway error instead of the upstream's answer: a step's
+     * refusal, or a fault (then {@code cause} says what failed, which decides whether a retry is safe).
+     */
+    private record Refusal(Decision.Reject reject, Throwable cause) {
     }
 
     /** {@code gateway.requests} by route, team and status (and user, when per-user metrics are on). */
@@ -131,22 +138,32 @@ class ProxyController {
         counter.increment();
     }
 
-    private void proxy(String requestId, Principal principal, Optional<RouteMatch> matched, HttpServletRequest request,
-                       HttpServletResponse response) throws IOException {
-        RouteMatch route = matched.orElseThrow(() -> new GatewayException(
-                ErrorCode.ROUTE_NOT_ALLOWED, "The gateway does not serve " + request.getMethod()
-                + " on this path. It forwards the responses, files, containers and conversations routes of /v1 only."));
-        RequestBody body = bodies.read(route.route(), request);
-        Exchange exchange = new Exchange(requestId, principal, route, request.getRequestURI(), request.getQueryString(),
-                request.getHeader(GatewayHeaders.SESSION), request.getHeader(GatewayHeaders.DATASET_PROFILE), body);
-        ErrorCode failure = null;
+    /** Serves an authenticated request; the refusal to answer with, or {@code null} when the answer was relayed. */
+    private Refusal proxy(String requestId, Principal principal, Optional<RouteMatch> matched, HttpServletRequest request,
+                          HttpServletResponse response) throws IOException {
+        if (matched.isEmpty()) {
+            return new Refusal(Decision.reject(ErrorCode.ROUTE_NOT_ALLOWED, "The gateway does not serve " + request.getMethod()
+                    + " on this path. It forwards the responses, files, containers and conversations routes of /v1 only."), null);
+        }
+        RequestBody body;
         try {
-            forward(exchange, request, response);
-        } catch (GatewayException e) {
-            failure = e.code();
-            throw e;
+            body = bodies.read(matched.get().route(), request);
+        } catch (GatewayException malformed) {
+            return new Refusal(Decision.Reject.of(malformed), malformed.getCause());
+        }
+        Exchange exchange = new Exchange(requestId, principal, matched.get(), request.getRequestURI(), request.getQueryString(),
+                request.getHeader(GatewayHeaders.SESSION), request.getHeader(GatewayHeaders.DATASET_PROFILE), body);
+        Refusal refusal = null;
+        try {
+            if (chain.apply(exchange) instanceof Decision.Reject reject) {
+                refusal = new Refusal(reject, null);
+            } else {
+                forward(exchange, request, response);
+            }
+        } catch (GatewayException fault) {
+            refusal = new Refusal(Decision.Reject.of(fault), fault.getCause());
         } finally {
-            chain.finish(exchange, failure);
+            chain.finish(exchange, refusal == null ? null : refusal.reject().code());
             exchange.responseHeaders().forEach((name, value) -> {
                 if (!response.isCommitted()) {
                     response.setHeader(name, value);
@@ -156,12 +173,10 @@ class ProxyController {
                 multipart.upload().close();
             }
         }
+        return refusal;
     }
 
     private void forward(Exchange exchange, HttpServletRequest request, HttpServletResponse response) throws IOException {
-        if (chain.apply(exchange) instanceof Decision.Reject(ErrorCode code, String message, String param)) {
-            throw new GatewayException(code, message, param, null);
-        }
         UpstreamRequest upstreamRequest = upstreamRequest(exchange, request);
         exchange.responseHeaders().forEach(response::setHeader);
         Timer.Sample sending = Timer.start();
@@ -171,7 +186,7 @@ class ProxyController {
             sending.stop(upstreamLatency.with(exchange.route().route().name().toLowerCase(Locale.ROOT)));
             call.answered(answer.status());
             exchange.upstreamAnswered(answer.status(), answer.header("x-request-id"));
-            relay.relay(exchange, answer, chain.inspectors(), response);
+            relay.relay(exchange, answer, chain, response);
         }
     }
 
@@ -192,7 +207,6 @@ class ProxyController {
             case RequestBody.Json asSent -> new UpstreamRequest.Bytes(asSent.raw(), "application/json");
             case RequestBody.Multipart multipart -> {
                 MultipartUpload upload = multipart.upload();
-                upload.prepare();
                 yield new UpstreamRequest.Stream(upload.body(), upload.length(), upload.contentType());
             }
         };
@@ -207,16 +221,19 @@ class ProxyController {
         return query != null && ("&" + query + "&").contains("&stream=true&");
     }
 
-    private void refuse(HttpServletRequest request, HttpServletResponse response, GatewayException refusal) throws IOException {
+    /** The one place a refusal becomes the client's answer: OpenAI's error shape, {@code Retry-After}, its headers. */
+    private void answer(HttpServletRequest request, HttpServletResponse response, Decision.Reject refusal, Throwable cause)
+            throws IOException {
         if (response.isCommitted()) {
             log.warn("Could not report {} to the client: the answer had already started", refusal.code().code());
             return;
         }
-        log.info("Refused with {}: {}", refusal.code().code(), refusal.getMessage());
+        log.info("Refused with {}: {}", refusal.code().code(), refusal.message());
         if (refusal.retryAfter() != null) {
             response.setHeader("Retry-After", Long.toString(Math.max(1, refusal.retryAfter().toSeconds())));
         }
-        errors.write(response, refusal.code(), refusal.getMessage(), refusal.param(),
-                UpstreamClient.worthRetrying(request.getMethod(), refusal));
+        refusal.headers().forEach(response::setHeader);
+        errors.write(response, refusal.code(), refusal.message(), refusal.param(),
+                UpstreamClient.worthRetrying(request.getMethod(), refusal.code(), cause));
     }
 }

@@ -3,7 +3,6 @@ package com.sandboxgateway.proxy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -13,8 +12,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.api.GatewayHeaders;
+import com.sandboxgateway.openai.Answer;
+import com.sandboxgateway.openai.OpenAiFormat;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.ResponseInspector;
+import com.sandboxgateway.policy.PolicyChain;
 import com.sandboxgateway.upstream.SseEvent;
 import com.sandboxgateway.upstream.SseEventReader;
 import com.sandboxgateway.upstream.UpstreamClient;
@@ -34,8 +35,6 @@ final class ResponseRelay {
     /** Upstream headers worth relaying; hop-by-hop headers and OpenAI's org-wide rate limits are not. */
     private static final Set<String> RELAYED_HEADERS = Set.of("content-type", "content-disposition",
             "openai-processing-ms", "openai-version", "retry-after", "retry-after-ms", "x-should-retry");
-    private static final Set<String> TERMINAL_EVENTS = Set.of("response.completed", "response.failed",
-            "response.incomplete", "error");
 
     private final JsonMapper json;
     private final OpenAiErrors errors;
@@ -47,12 +46,13 @@ final class ResponseRelay {
         this.maxJsonBytes = maxJsonBytes;
     }
 
-    void relay(Exchange exchange, UpstreamResponse upstream, List<ResponseInspector> inspectors,
-               HttpServletResponse response) throws IOException {
+    /** Relays the answer; {@code chain} sees each successful JSON answer and each event, parsed once, first. */
+    void relay(Exchange exchange, UpstreamResponse upstream, PolicyChain chain, HttpServletResponse response)
+            throws IOException {
         if (upstream.isEventStream()) {
-            relayEvents(exchange, upstream, inspectors, response);
+            relayEvents(exchange, upstream, chain, response);
         } else if (isJson(upstream)) {
-            relayJson(exchange, upstream, inspectors, response);
+            relayJson(exchange, upstream, chain, response);
         } else {
             relayBytes(upstream, response);
         }
@@ -97,8 +97,8 @@ final class ResponseRelay {
      * JSON answers are read whole before anything is relayed, so a broken or malformed answer becomes
      * a clean 502 and inspectors see (and may replace) successful ones before the client does.
      */
-    private void relayJson(Exchange exchange, UpstreamResponse upstream, List<ResponseInspector> inspectors,
-                           HttpServletResponse response) throws IOException {
+    private void relayJson(Exchange exchange, UpstreamResponse upstream, PolicyChain chain, HttpServletResponse response)
+            throws IOException {
         byte[] body;
         try {
             body = upstream.readBody(maxJsonBytes);
@@ -106,7 +106,7 @@ final class ResponseRelay {
             throw UpstreamClient.failure(e);
         }
         if (isSuccess(upstream.status())) {
-            body = inspected(exchange, body, inspectors);
+            body = inspected(exchange, body, chain);
         }
         copyHeaders(upstream, response);
         exchange.responseHeaders().forEach(response::setHeader);
@@ -114,7 +114,7 @@ final class ResponseRelay {
         response.getOutputStream().write(body);
     }
 
-    private byte[] inspected(Exchange exchange, byte[] body, List<ResponseInspector> inspectors) {
+    private byte[] inspected(Exchange exchange, byte[] body, PolicyChain chain) {
         JsonNode parsed;
         try {
             parsed = json.readTree(body);
@@ -122,24 +122,19 @@ final class ResponseRelay {
             throw new GatewayException(ErrorCode.UPSTREAM_ERROR,
                     "The upstream API answered with malformed JSON. Retry later.", null, e);
         }
-        JsonNode relayed = parsed;
-        for (ResponseInspector inspector : inspectors) {
-            if (inspector.inspects(exchange.route().route())) {
-                relayed = inspector.onJson(exchange, relayed);
-            }
-        }
-        return relayed == parsed ? body : json.writeValueAsBytes(relayed);
+        Answer relayed = chain.answered(exchange, Answer.ofJson(parsed, OpenAiFormat.showsResponse(exchange.route().route())));
+        return relayed.json() == parsed ? body : json.writeValueAsBytes(relayed.json());
     }
 
-    private void relayEvents(Exchange exchange, UpstreamResponse upstream, List<ResponseInspector> inspectors,
-                             HttpServletResponse response) throws IOException {
+    private void relayEvents(Exchange exchange, UpstreamResponse upstream, PolicyChain chain, HttpServletResponse response)
+            throws IOException {
         copyHeaders(upstream, response);
         response.setHeader("Cache-Control", "no-cache");
         response.setHeader("X-Accel-Buffering", "no");
         OutputStream out = response.getOutputStream();
         response.flushBuffer();
         SseEventReader reader = new SseEventReader(upstream.body(), maxJsonBytes);
-        SseEvent last = null;
+        Answer last = null;
         while (true) {
             SseEvent event;
             try {
@@ -150,17 +145,15 @@ final class ResponseRelay {
                 return;
             }
             if (event == null || !event.complete()) {
-                if (!isTerminal(last)) {
+                if (last == null || !last.endsStream()) {
                     endWithError(out, upstream, ErrorCode.UPSTREAM_ERROR,
                             "The upstream stream ended before the response finished. Retrieve the response to see its state.", last);
                 }
                 return;
             }
+            Answer answer = Answer.ofEvent(event, parseData(event));
             try {
-                JsonNode data = inspectors.isEmpty() ? null : parseData(event);
-                for (ResponseInspector inspector : inspectors) {
-                    inspector.onEvent(exchange, event, data);
-                }
+                chain.answered(exchange, answer);
             } catch (GatewayException e) {
                 endWithError(out, upstream, e.code(), e.getMessage(), last);
                 return;
@@ -169,13 +162,13 @@ final class ResponseRelay {
                 upstream.abort();
                 return;
             }
-            last = event;
+            last = answer;
         }
     }
 
-    private void endWithError(OutputStream out, UpstreamResponse upstream, ErrorCode code, String message, SseEvent last) {
+    private void endWithError(OutputStream out, UpstreamResponse upstream, ErrorCode code, String message, Answer last) {
         upstream.abort();
-        send(out, errors.event(code, message, nextSequenceNumber(last)));
+        send(out, errors.event(code, message, last == null ? 0 : last.sequenceNumber() + 1));
     }
 
     private static String idleOrBrokenMessage(ErrorCode code) {
@@ -193,26 +186,6 @@ final class ResponseRelay {
         } catch (IOException clientGone) {
             return false;
         }
-    }
-
-    private boolean isTerminal(SseEvent event) {
-        if (event == null) {
-            return false;
-        }
-        return event.isDoneSentinel() || TERMINAL_EVENTS.contains(eventType(event));
-    }
-
-    private String eventType(SseEvent event) {
-        if (event.event() != null) {
-            return event.event();
-        }
-        JsonNode data = parseData(event);
-        return data == null ? null : data.path("type").asString(null);
-    }
-
-    private long nextSequenceNumber(SseEvent last) {
-        JsonNode data = last == null ? null : parseData(last);
-        return data == null ? 0 : data.path("sequence_number").asLong(-1) + 1;
     }
 
     private JsonNode parseData(SseEvent event) {

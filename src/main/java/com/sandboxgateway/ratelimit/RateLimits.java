@@ -1,5 +1,6 @@
 package com.sandboxgateway.ratelimit;
 
+import java.time.Duration;
 import java.util.Locale;
 
 import com.sandboxgateway.api.ErrorCode;
@@ -49,7 +50,7 @@ public final class RateLimits implements RequestStep {
             take = keyPerMinute == null ? limiter.take(user, team, limits)
                     : limiter.take(exchange.principal().keyId(), keyPerMinute, user, team, limits);
         } catch (StateUnavailableException e) {
-            return failures.decide(exchange, "rate limits", e);
+            return failures.decide("rate limits", e);
         }
         decisions.with(take.scope().name().toLowerCase(Locale.ROOT), take.allowed() ? "allowed" : "denied").increment();
         exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_LIMIT, Long.toString(take.perMinute()));
@@ -60,14 +61,13 @@ public final class RateLimits implements RequestStep {
             return Decision.PROCEED;
         }
         long retryAfter = Math.max(1, ceilSeconds(take.retryAfter().toNanos()));
-        exchange.addResponseHeader("Retry-After", Long.toString(retryAfter));
         String whose = switch (take.scope()) {
             case KEY -> "your key's limit of " + take.perMinute() + " requests per minute";
             case USER -> "your limit of " + take.perMinute() + " requests per minute (bursts of " + take.burst() + ")";
             case TEAM -> "team " + team + "'s limit of " + take.perMinute() + " requests per minute";
         };
         return Decision.reject(ErrorCode.RATE_LIMIT_EXCEEDED,
-                "Rate limit exceeded: " + whose + ". Retry after " + retryAfter + " s.");
+                "Rate limit exceeded: " + whose + ". Retry after " + retryAfter + " s.").retryAfter(Duration.ofSeconds(retryAfter));
     }
 
     private static long ceilSeconds(long nanos) {

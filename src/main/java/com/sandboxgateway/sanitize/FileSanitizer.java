@@ -12,6 +12,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.api.GatewayHeaders;
+import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.secrets.SecretScanner;
@@ -76,9 +77,19 @@ public final class FileSanitizer {
     }
 
     /** The refusal of an unknown {@code X-Gateway-Dataset-Profile}. */
-    GatewayException unknownProfile(String profile) {
-        return new GatewayException(ErrorCode.INVALID_REQUEST, "Unknown dataset profile '" + profile + "' in "
+    Decision.Reject unknownProfile(String profile) {
+        return Decision.reject(ErrorCode.INVALID_REQUEST, "Unknown dataset profile '" + profile + "' in "
                 + GatewayHeaders.DATASET_PROFILE + "; the policy defines: " + String.join(", ", sanitization.profiles().keySet()) + ".");
+    }
+
+    /** What became of one file: rewritten into the output, or refused (then nothing of it may go upstream). */
+    sealed interface Outcome {
+
+        record Sanitized(SanitizationReport report) implements Outcome {
+        }
+
+        record Refused(Decision.Reject refusal) implements Outcome {
+        }
     }
 
     /**
@@ -86,9 +97,10 @@ public final class FileSanitizer {
      * sanitization are published, and the answer gets {@code X-Gateway-Sanitized} (and {@code X-Gateway-Flags}).
      *
      * @param location where the file was in the request ({@code input[0].content[1]}), or {@code null} for an upload
-     * @throws GatewayException when the file breaks a rule; nothing of it may then go upstream
+     * @return {@link Outcome.Refused} when the file breaks a rule
+     * @throws IOException when the file cannot be read or the output written
      */
-    SanitizationReport sanitize(Exchange exchange, String filename, String location, InputStream content, OutputStream out,
+    Outcome sanitize(Exchange exchange, String filename, String location, InputStream content, OutputStream out,
                                 SanitizationRules rules) throws IOException {
         return sanitize(exchange, filename, location, content, out, rules, false);
     }
@@ -100,22 +112,31 @@ public final class FileSanitizer {
      * credentials and planted instructions; data files are sanitized; programs, archives inside the bundle and
      * binary files of types the policy does not list are refused.
      *
+     * The skill steps read a part inside an upload's file rule or a request walk, which abandon the request by
+     * throwing, so the refusal comes back as the exception it becomes there.
+     *
      * @param location where the bundle sat in the request ({@code skills[0].source}), or {@code null} for an upload
      * @throws GatewayException when the part breaks a rule; nothing of it may then go upstream
      */
     public SanitizationReport sanitizeSkill(Exchange exchange, String name, String location, InputStream content,
                                             OutputStream out) throws IOException {
         FileRewriter.requireRelative(name, "The skill's file");
-        return sanitize(exchange, name, location, content, out, rules(null), true);
+        return switch (sanitize(exchange, name, location, content, out, rules(null), true)) {
+            case Outcome.Refused(Decision.Reject refusal) -> throw refusal.asException();
+            case Outcome.Sanitized(SanitizationReport report) -> report;
+        };
     }
 
-    private SanitizationReport sanitize(Exchange exchange, String filename, String location, InputStream content, OutputStream out,
+    private Outcome sanitize(Exchange exchange, String filename, String location, InputStream content, OutputStream out,
                                         SanitizationRules rules, boolean skill) throws IOException {
         TextGuard guard = guards.get();
         InstructionCheck instructions = injection.forFile(exchange.principal().team());
         SanitizationReport report;
         try {
             report = rewrite(filename, content, out, rules, guard, instructions, skill);
+        } catch (GatewayException refused) {
+            // The rewriters abandon a file midway by throwing; here it becomes the refusal it is.
+            return new Outcome.Refused(Decision.Reject.of(refused));
         } finally {
             // A refused file's findings count as much as a sent one's: every finding is one record and one count.
             if (!guard.findings().isEmpty()) {
@@ -129,7 +150,7 @@ public final class FileSanitizer {
         }
         events.publishEvent(new UploadSanitized(exchange.requestId(), exchange.principal(), filename, location, report,
                 instructions.found(), instructions.total(), clock.instant()));
-        return report;
+        return new Outcome.Sanitized(report);
     }
 
     private SanitizationReport rewrite(String filename, InputStream content, OutputStream out, SanitizationRules rules,

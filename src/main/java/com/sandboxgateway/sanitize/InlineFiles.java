@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 
 import com.sandboxgateway.api.ErrorCode;
-import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
@@ -45,27 +44,23 @@ public final class InlineFiles implements RequestStep {
 
     @Override
     public Decision apply(Exchange exchange) {
+        SanitizationRules rules = null;
         for (InputPlaces.InlineFile file : exchange.inputs().files()) {
             if (!file.hasData()) {
                 continue;
             }
+            rules = rules != null ? rules : files.rules(exchange.datasetProfile());
             String param = file.path() + "." + file.dataField();
-            try {
-                sanitize(exchange, file);
-            } catch (GatewayException refused) {
-                return Decision.reject(refused.code(), param + ": " + refused.getMessage(), param);
+            Decision decision = rules == null ? files.unknownProfile(exchange.datasetProfile()) : sanitize(exchange, file, rules);
+            if (decision instanceof Decision.Reject refusal) {
+                return refusal.locatedAt(param).at(param);
             }
         }
         return Decision.PROCEED;
     }
 
-    private void sanitize(Exchange exchange, InputPlaces.InlineFile file) {
-        SanitizationRules rules = files.rules(exchange.datasetProfile());
-        if (rules == null) {
-            throw files.unknownProfile(exchange.datasetProfile());
-        }
+    private Decision sanitize(Exchange exchange, InputPlaces.InlineFile file, SanitizationRules rules) {
         ObjectNode part = file.part();
-        String location = file.path();
         String data = file.data();
         String prefix = "";
         String mediaType = null;
@@ -73,7 +68,7 @@ public final class InlineFiles implements RequestStep {
             int comma = data.indexOf(',');
             String header = comma < 0 ? "" : data.substring(5, comma).toLowerCase(Locale.ROOT);
             if (!header.endsWith(";base64")) {
-                throw invalid("is a data: URL that is not base64-encoded");
+                return invalid("is a data: URL that is not base64-encoded");
             }
             mediaType = header.substring(0, header.length() - ";base64".length());
             prefix = data.substring(0, comma + 1);
@@ -83,37 +78,43 @@ public final class InlineFiles implements RequestStep {
         try {
             bytes = Base64.getMimeDecoder().decode(data);
         } catch (IllegalArgumentException e) {
-            throw invalid("is not valid base64");
+            return invalid("is not valid base64");
         }
         String filename = filename(file.image() ? null : part.path("filename").asString(null), mediaType);
+        if (filename == null) {
+            return Decision.reject(ErrorCode.UNSUPPORTED_FILE_TYPE,
+                    "The file has no filename and no known media type; give it a filename with its extension.");
+        }
         ByteArrayOutputStream sanitized = new ByteArrayOutputStream(bytes.length);
-        SanitizationReport report;
+        FileSanitizer.Outcome outcome;
         try {
-            report = files.sanitize(exchange, filename, location, new ByteArrayInputStream(bytes), sanitized, rules);
+            outcome = files.sanitize(exchange, filename, file.path(), new ByteArrayInputStream(bytes), sanitized, rules);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        if (!report.passedUnchanged()) {
-            file.putData(prefix + Base64.getEncoder().encodeToString(sanitized.toByteArray()));
-            exchange.jsonEdited();
-        }
+        return switch (outcome) {
+            case FileSanitizer.Outcome.Refused(Decision.Reject refusal) -> refusal;
+            case FileSanitizer.Outcome.Sanitized(SanitizationReport report) -> {
+                if (!report.passedUnchanged()) {
+                    file.putData(prefix + Base64.getEncoder().encodeToString(sanitized.toByteArray()));
+                    exchange.jsonEdited();
+                }
+                yield Decision.PROCEED;
+            }
+        };
     }
 
-    /** The file's name, or one made from its media type so its type is known; refused when neither says. */
+    /** The file's name, or one made from its media type so its type is known; {@code null} when neither says. */
     private static String filename(String filename, String mediaType) {
         if (filename != null && !filename.isBlank()) {
             return filename;
         }
         String extension = mediaType == null ? null : EXTENSIONS.get(mediaType);
-        if (extension == null) {
-            throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE,
-                    "The file has no filename and no known media type; give it a filename with its extension.");
-        }
-        return "inline." + extension;
+        return extension == null ? null : "inline." + extension;
     }
 
-    private static GatewayException invalid(String problem) {
-        return new GatewayException(ErrorCode.INVALID_REQUEST, "The file data " + problem
+    private static Decision.Reject invalid(String problem) {
+        return Decision.reject(ErrorCode.INVALID_REQUEST, "The file data " + problem
                 + ". Send the file's bytes base64-encoded, optionally as data:<media type>;base64,<data>.");
     }
 }

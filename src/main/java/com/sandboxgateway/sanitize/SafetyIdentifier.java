@@ -2,7 +2,6 @@ package com.sandboxgateway.sanitize;
 
 import org.springframework.stereotype.Component;
 
-import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.PolicyProperties;
@@ -37,7 +36,7 @@ public final class SafetyIdentifier implements RequestStep {
 
     @Override
     public Decision apply(Exchange exchange) {
-        if (pseudonymizer == null || exchange.route().route() != Route.RESPONSES_CREATE || exchange.json() == null) {
+        if (pseudonymizer == null || exchange.json() == null) {
             return Decision.PROCEED;
         }
         exchange.json().put("safety_identifier", pseudonymizer.pseudonym(PURPOSE + exchange.principal().user()));

@@ -6,7 +6,6 @@ import java.util.function.Supplier;
 
 import org.springframework.context.ApplicationEventPublisher;
 
-import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
@@ -41,12 +40,18 @@ public final class PromptGuard implements RequestStep {
         }
         TextGuard guard = guards.get();
         for (InputPlaces.Text text : texts) {
-            try {
-                guardText(exchange, guard, text);
-            } catch (GatewayException blocked) {
-                events.publishEvent(new SensitiveDataFound(exchange.requestId(), exchange.principal(), guard.findings(),
-                        "blocked", clock.instant()));
-                return Decision.reject(blocked.code(), blocked.getMessage(), text.path());
+            String value = text.value();
+            switch (guard.scan(value, text::path, text.personalData())) {
+                case TextGuard.Guarded.Passed(CharSequence passed) when passed != value -> {
+                    text.replace(passed.toString());
+                    exchange.jsonEdited();
+                }
+                case TextGuard.Guarded.Passed unchanged -> { }
+                case TextGuard.Guarded.Blocked(Decision.Reject refusal) -> {
+                    events.publishEvent(new SensitiveDataFound(exchange.requestId(), exchange.principal(), guard.findings(),
+                            "blocked", clock.instant()));
+                    return refusal.at(text.path());
+                }
             }
         }
         if (!guard.findings().isEmpty()) {
@@ -54,14 +59,5 @@ public final class PromptGuard implements RequestStep {
                     guard.handling(), clock.instant()));
         }
         return Decision.PROCEED;
-    }
-
-    private static void guardText(Exchange exchange, TextGuard guard, InputPlaces.Text place) {
-        String text = place.value();
-        CharSequence guarded = guard.guard(text, place::path, place.personalData());
-        if (guarded != text) {
-            place.replace(guarded.toString());
-            exchange.jsonEdited();
-        }
     }
 }

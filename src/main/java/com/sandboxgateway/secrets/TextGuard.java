@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.PolicyProperties;
 
 /**
@@ -33,16 +34,28 @@ public final class TextGuard {
         this.pseudonyms = pseudonyms;
     }
 
+    /** What {@link #scan} made of one text: the text to send on, or the policy's refusal. */
+    public sealed interface Guarded {
+
+        /** The text passes: unchanged, or with findings replaced as the policy says. */
+        record Passed(CharSequence text) implements Guarded {
+        }
+
+        /** The policy blocks the text: {@code secret_detected} or {@code pii_detected}, naming the rule and place. */
+        record Blocked(Decision.Reject refusal) implements Guarded {
+        }
+    }
+
     /**
-     * The text to send on: unchanged, or with findings replaced as the policy says.
+     * The text to send on (unchanged, or with findings replaced as the policy says), or the refusal when
+     * the policy blocks what was found.
      *
      * @param personalData whether personal data counts here (free text), or only credentials
-     * @throws GatewayException {@code secret_detected} or {@code pii_detected} when the policy blocks
      */
-    public CharSequence guard(CharSequence text, Supplier<String> location, boolean personalData) {
+    public Guarded scan(CharSequence text, Supplier<String> location, boolean personalData) {
         List<Finding> findings = scanner.scan(text);
         if (findings.isEmpty()) {
-            return text;
+            return new Guarded.Passed(text);
         }
         List<Finding> replaced = new ArrayList<>();
         for (Finding finding : findings) {
@@ -53,18 +66,31 @@ public final class TextGuard {
             found.add(new LocatedFinding(finding.ruleId(), finding.kind(), where));
             if (finding.kind() == Finding.Kind.SECRET) {
                 if (secrets == PolicyProperties.SecretsAction.BLOCK) {
-                    throw new GatewayException(ErrorCode.SECRET_DETECTED, where + " holds a credential (rule " + finding.ruleId()
-                            + "). Remove it; credentials must never reach the sandbox.", null, null);
+                    return new Guarded.Blocked(Decision.reject(ErrorCode.SECRET_DETECTED, where + " holds a credential (rule "
+                            + finding.ruleId() + "). Remove it; credentials must never reach the sandbox."));
                 }
                 replaced.add(finding);
             } else if (pii == PolicyProperties.PiiAction.BLOCK) {
-                throw new GatewayException(ErrorCode.PII_DETECTED, where + " holds personal data (rule " + finding.ruleId()
-                        + "). Remove it or pseudonymize it before sending.", null, null);
+                return new Guarded.Blocked(Decision.reject(ErrorCode.PII_DETECTED, where + " holds personal data (rule "
+                        + finding.ruleId() + "). Remove it or pseudonymize it before sending."));
             } else if (pii == PolicyProperties.PiiAction.PSEUDONYMIZE) {
                 replaced.add(finding);
             }
         }
-        return replaced.isEmpty() ? text : replace(text, replaced);
+        return new Guarded.Passed(replaced.isEmpty() ? text : replace(text, replaced));
+    }
+
+    /**
+     * {@link #scan} for the streaming file rewriters, which abandon a file midway by throwing;
+     * {@link com.sandboxgateway.sanitize.FileSanitizer} turns that back into the refusal at its boundary.
+     *
+     * @throws GatewayException when the policy blocks the text
+     */
+    public CharSequence guard(CharSequence text, Supplier<String> location, boolean personalData) {
+        return switch (scan(text, location, personalData)) {
+            case Guarded.Passed passed -> passed.text();
+            case Guarded.Blocked blocked -> throw blocked.refusal().asException();
+        };
     }
 
     /** Adds a finding made elsewhere (a streamed file) to this request's record. */

@@ -4,7 +4,6 @@ import java.util.Set;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
-import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestBody;
@@ -33,10 +32,6 @@ public final class SkillUploads implements RequestStep {
 
     @Override
     public Decision apply(Exchange exchange) {
-        Route route = exchange.route().route();
-        if (route != Route.SKILLS_CREATE && route != Route.SKILL_VERSIONS_CREATE) {
-            return Decision.PROCEED;
-        }
         if (!policies.of(exchange.principal().team()).allowUploaded()) {
             return Decision.reject(ErrorCode.TOOL_NOT_ALLOWED, "The gateway policy does not allow uploaded skills for your team "
                     + "(gateway.policy.org.skills.allow-uploaded); use a skill the policy lists.");
@@ -53,26 +48,31 @@ public final class SkillUploads implements RequestStep {
         }
         int[] parts = {0};
         boolean[] bundle = {false};
-        multipart.upload().onFile((headers, content, out) -> {
-            if (!FILE_FIELDS.contains(headers.name())) {
-                throw new GatewayException(ErrorCode.INVALID_REQUEST, "A skill upload carries its files in 'files' parts only, "
-                        + "not in '" + headers.name() + "'.", headers.name(), null);
-            }
-            parts[0]++;
-            SanitizationReport report;
-            try {
-                report = files.sanitizeSkill(exchange, headers.filename(), null, content, out);
-            } catch (GatewayException refused) {
-                throw refused.param() != null ? refused
-                        : new GatewayException(refused.code(), refused.getMessage(), headers.name(), refused);
-            }
-            bundle[0] |= "zip".equals(report.format());
-            if (bundle[0] && parts[0] > 1) {
-                throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "A skill upload is one zip of the skill or the "
-                        + "skill's files one by one; an archive among several files is an archive inside the skill, which the "
-                        + "gateway refuses. Unpack it into the skill's files.", headers.name(), null);
-            }
-        });
+        try {
+            multipart.upload().prepare((headers, content, out) -> {
+                if (!FILE_FIELDS.contains(headers.name())) {
+                    throw new GatewayException(ErrorCode.INVALID_REQUEST, "A skill upload carries its files in 'files' parts only, "
+                            + "not in '" + headers.name() + "'.", headers.name(), null);
+                }
+                parts[0]++;
+                SanitizationReport report;
+                try {
+                    report = files.sanitizeSkill(exchange, headers.filename(), null, content, out);
+                } catch (GatewayException refused) {
+                    throw refused.param() != null ? refused
+                            : new GatewayException(refused.code(), refused.getMessage(), headers.name(), refused);
+                }
+                bundle[0] |= "zip".equals(report.format());
+                if (bundle[0] && parts[0] > 1) {
+                    throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "A skill upload is one zip of the skill or the "
+                            + "skill's files one by one; an archive among several files is an archive inside the skill, which the "
+                            + "gateway refuses. Unpack it into the skill's files.", headers.name(), null);
+                }
+            });
+        } catch (GatewayException refused) {
+            // A malformed body, a part without a filename, or a part the skill rules refused midway.
+            return Decision.Reject.of(refused);
+        }
         return Decision.PROCEED;
     }
 }

@@ -1,5 +1,6 @@
 package com.sandboxgateway.state;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.slf4j.Logger;
@@ -7,7 +8,6 @@ import org.slf4j.LoggerFactory;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.policy.Decision;
-import com.sandboxgateway.policy.Exchange;
 
 /**
  * What a request gets when its limits or budgets cannot be checked (Redis down or hanging): refused
@@ -19,7 +19,7 @@ public final class StateFailures {
 
     private static final Logger log = LoggerFactory.getLogger(StateFailures.class);
     private static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
-    private static final String RETRY_AFTER_SECONDS = "1";
+    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
     private final StateProperties.OnFailure onFailure;
     private final AtomicLong lastLogged = new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS);
@@ -34,15 +34,14 @@ public final class StateFailures {
      *
      * @param what the check that failed, e.g. {@code rate limits}
      */
-    public Decision decide(Exchange exchange, String what, StateUnavailableException failure) {
+    public Decision decide(String what, StateUnavailableException failure) {
         boolean allow = onFailure == StateProperties.OnFailure.ALLOW;
         logOccasionally(what, failure, allow ? "served without them" : "refused");
         if (allow) {
             return Decision.PROCEED;
         }
-        exchange.addResponseHeader("Retry-After", RETRY_AFTER_SECONDS);
         return Decision.reject(ErrorCode.STATE_UNAVAILABLE, "The gateway cannot check " + what
-                + " right now, so it refuses requests until it can. Retry shortly.");
+                + " right now, so it refuses requests until it can. Retry shortly.").retryAfter(RETRY_AFTER);
     }
 
     private void logOccasionally(String what, StateUnavailableException failure, String outcome) {

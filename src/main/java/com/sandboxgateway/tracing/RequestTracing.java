@@ -13,12 +13,15 @@ import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.openai.Answer;
+import com.sandboxgateway.openai.OpenAiFormat;
+import com.sandboxgateway.openai.OutputItem;
+import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.policy.ChainObserver;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
 import com.sandboxgateway.policy.ResponseInspector;
-import com.sandboxgateway.upstream.SseEvent;
 
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
@@ -103,36 +106,31 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
     }
 
     @Override
-    public boolean inspects(Route route) {
-        return route == Route.RESPONSES_CREATE;
-    }
-
-    @Override
-    public JsonNode onJson(Exchange exchange, JsonNode body) {
+    public void inspect(Exchange exchange, Answer answer) {
         Calls traced = calls.get(exchange);
-        if (traced != null) {
-            traced.response(body);
-            for (JsonNode item : body.path("output")) {
-                traced.itemAdded(item);
-                traced.itemDone(item);
-            }
-        }
-        return body;
-    }
-
-    @Override
-    public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
-        Calls traced = calls.get(exchange);
-        if (traced == null || data == null) {
+        if (traced == null) {
             return;
         }
-        JsonNode item = data.path("item");
-        switch (data.path("type").asString("")) {
-            case "response.output_item.added" -> traced.itemAdded(item);
-            case "response.output_item.done" -> traced.itemDone(item);
-            case "response.created", "response.completed", "response.failed", "response.incomplete" -> traced.response(data.path("response"));
-            default -> {
+        if (!answer.isEvent()) {
+            // A fetched response's calls ran in the call that created it, which traced them; a fetched stream resumes one.
+            if (exchange.route().route() == Route.RESPONSES_CREATE) {
+                answer.response().ifPresent(response -> {
+                    traced.response(response);
+                    for (OutputItem item : response.output()) {
+                        traced.itemAdded(item);
+                        traced.itemDone(item);
+                    }
+                });
             }
+            return;
+        }
+        String type = answer.type();
+        if (OpenAiFormat.OUTPUT_ITEM_ADDED.equals(type)) {
+            answer.item().ifPresent(traced::itemAdded);
+        } else if (OpenAiFormat.OUTPUT_ITEM_DONE.equals(type)) {
+            answer.item().ifPresent(traced::itemDone);
+        } else if (OpenAiFormat.RESPONSE_CREATED.equals(type) || OpenAiFormat.FINISHING_EVENTS.contains(type)) {
+            answer.response().ifPresent(traced::response);
         }
     }
 
@@ -183,10 +181,10 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
             this.reserved = reserved;
         }
 
-        void response(JsonNode response) {
-            tagIfPresent(SpanAttributes.RESPONSE_ID, response.path("id").asString(null));
-            tagIfPresent(SpanAttributes.RESPONSE_MODEL, response.path("model").asString(null));
-            JsonNode usage = response.path("usage");
+        void response(ResponseView response) {
+            tagIfPresent(SpanAttributes.RESPONSE_ID, response.id());
+            tagIfPresent(SpanAttributes.RESPONSE_MODEL, response.model());
+            JsonNode usage = response.json().path("usage");
             if (usage.has("input_tokens")) {
                 client.tag(SpanAttributes.INPUT_TOKENS, usage.path("input_tokens").asLong());
             }
@@ -196,38 +194,42 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         }
 
         /** A code block starts with its item; a shell call with its {@code shell_call}, keyed by its model call id. */
-        void itemAdded(JsonNode item) {
-            switch (item.path("type").asString("")) {
-                case "code_interpreter_call" -> started(item.path("id").asString(""), "code_interpreter", item);
-                case "shell_call" -> started(shellKey(item), "shell", item);
+        void itemAdded(OutputItem item) {
+            switch (item.kind()) {
+                case CODE_INTERPRETER_CALL -> started(codeKey(item), OpenAiFormat.CODE_INTERPRETER, item);
+                case SHELL_CALL -> started(shellKey(item), OpenAiFormat.SHELL, item);
                 default -> { }
             }
         }
 
         /** A code block ends with its item; a shell call with its {@code shell_call_output}, whose status it takes. */
-        void itemDone(JsonNode item) {
-            switch (item.path("type").asString("")) {
-                case "code_interpreter_call" -> done(item.path("id").asString(""), item);
-                case "shell_call_output" -> done(shellKey(item), item);
+        void itemDone(OutputItem item) {
+            switch (item.kind()) {
+                case CODE_INTERPRETER_CALL -> done(codeKey(item), item);
+                case SHELL_CALL_OUTPUT -> done(shellKey(item), item);
                 default -> { }
             }
         }
 
-        private static String shellKey(JsonNode item) {
-            return "shell " + item.path("call_id").asString("");
+        private static String codeKey(OutputItem item) {
+            return item.id() == null ? "" : item.id();
         }
 
-        private void started(String key, String tool, JsonNode item) {
+        private static String shellKey(OutputItem item) {
+            return "shell " + (item.callId() == null ? "" : item.callId());
+        }
+
+        private void started(String key, String tool, OutputItem item) {
             open.computeIfAbsent(key, k -> tracer.spanBuilder().setParent(client.context())
                     .name("execute_tool " + tool).tag(SpanAttributes.OPERATION, "execute_tool").tag(SpanAttributes.TOOL_NAME, tool)
-                    .tag(SpanAttributes.TOOL_TYPE, "extension").tag(SpanAttributes.TOOL_CALL_ID, item.path("id").asString(""))
+                    .tag(SpanAttributes.TOOL_TYPE, "extension").tag(SpanAttributes.TOOL_CALL_ID, codeKey(item))
                     .start());
         }
 
-        private void done(String key, JsonNode item) {
+        private void done(String key, OutputItem item) {
             Span span = open.remove(key);
             if (span != null) {
-                String status = item.path("status").asString("unknown");
+                String status = item.status() == null ? "unknown" : item.status();
                 span.tag(SpanAttributes.CODE_STATUS, status);
                 if (!"completed".equals(status)) {
                     span.tag(SpanAttributes.ERROR_TYPE, status);

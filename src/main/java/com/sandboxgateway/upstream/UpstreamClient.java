@@ -101,10 +101,6 @@ public final class UpstreamClient implements AutoCloseable {
                 breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             }
             return answer;
-        } catch (GatewayException refusedWhileSending) {
-            // A policy rule refused the body as it streamed: the client's fault, not the upstream's.
-            breaker.releasePermission();
-            throw refusedWhileSending;
         } catch (IOException | RuntimeException e) {
             breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
             throw e;
@@ -141,9 +137,17 @@ public final class UpstreamClient implements AutoCloseable {
      * have run code, which is why the gateway never repeats it either. A call that could not connect never got there.
      */
     public static boolean worthRetrying(String method, GatewayException failure) {
-        boolean upstreamFailed = failure.code() == ErrorCode.UPSTREAM_ERROR || failure.code() == ErrorCode.UPSTREAM_TIMEOUT;
-        return failure.code().worthRetrying()
-                && (!upstreamFailed || UpstreamRequest.idempotent(method) || UpstreamRetry.neverSent(failure.getCause()));
+        return worthRetrying(method, failure.code(), failure.getCause());
+    }
+
+    /**
+     * {@link #worthRetrying(String, GatewayException)} for an error with this code.
+     *
+     * @param cause what failed underneath, or {@code null} (a refusal)
+     */
+    public static boolean worthRetrying(String method, ErrorCode code, Throwable cause) {
+        boolean upstreamFailed = code == ErrorCode.UPSTREAM_ERROR || code == ErrorCode.UPSTREAM_TIMEOUT;
+        return code.worthRetrying() && (!upstreamFailed || UpstreamRequest.idempotent(method) || UpstreamRetry.neverSent(cause));
     }
 
     /** Connections currently leased, idle and awaited; used by health checks and leak tests. */

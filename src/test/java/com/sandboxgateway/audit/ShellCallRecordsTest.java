@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.openai.OutputItem;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.review.CallOutcome;
 import com.sandboxgateway.review.CodeFlag;
@@ -28,31 +29,31 @@ class ShellCallRecordsTest {
 
     private final ShellCallRecords records = new ShellCallRecords(JSON, Clock.fixed(NOW, ZoneOffset.UTC), 80);
 
-    private static JsonNode call(String id, String callId, String status) {
-        return JSON.valueToTree(Map.of("type", "shell_call", "id", id, "call_id", callId, "status", status,
+    private static OutputItem call(String id, String callId, String status) {
+        return OutputItem.of(JSON.valueToTree(Map.of("type", "shell_call", "id", id, "call_id", callId, "status", status,
                 "action", Map.of("commands", List.of("ls /mnt/data", "wc -l /mnt/data/a.csv"), "timeout_ms", 5000),
-                "environment", Map.of("type", "container_reference", "container_id", "cntr_1")));
+                "environment", Map.of("type", "container_reference", "container_id", "cntr_1"))));
     }
 
-    private static JsonNode output(String callId, Map<String, Object> outcome) {
-        return JSON.valueToTree(Map.of("type", "shell_call_output", "id", "sho_" + callId, "call_id", callId, "status", "completed",
+    private static OutputItem output(String callId, Map<String, Object> outcome) {
+        return OutputItem.of(JSON.valueToTree(Map.of("type", "shell_call_output", "id", "sho_" + callId, "call_id", callId, "status", "completed",
                 "output", List.of(Map.of("stdout", "a.csv\n", "stderr", "", "outcome", Map.of("type", "exit", "exit_code", 0)),
-                        Map.of("stdout", "3 /mnt/data/a.csv\n", "stderr", "", "outcome", outcome))));
+                        Map.of("stdout", "3 /mnt/data/a.csv\n", "stderr", "", "outcome", outcome)))));
     }
 
     @Test
     void shouldPairEachShellCallWithTheOutputOfItsCallId() {
-        JsonNode items = JSON.valueToTree(List.of(call("sh_1", "call_1", "completed"), call("sh_2", "call_2", "in_progress"),
-                output("call_1", Map.of("type", "exit", "exit_code", 0)), Map.of("type", "message")));
+        List<OutputItem> items = List.of(call("sh_1", "call_1", "completed"), call("sh_2", "call_2", "in_progress"),
+                output("call_1", Map.of("type", "exit", "exit_code", 0)), OutputItem.of(JSON.valueToTree(Map.of("type", "message"))));
 
         List<ShellCallRecords.ShellCall> calls = ShellCallRecords.inOutput(items);
 
         assertThat(calls).extracting(ShellCallRecords.ShellCall::id).containsExactly("sh_1", "sh_2");
-        assertThat(calls.get(0).output().path("id").asString()).isEqualTo("sho_call_1");
+        assertThat(calls.get(0).output().id()).isEqualTo("sho_call_1");
         assertThat(calls.get(1).output()).isNull();
         assertThat(calls.get(1).finished()).as("running, and no output yet").isFalse();
         assertThat(calls.get(0).commands()).containsExactly("ls /mnt/data", "wc -l /mnt/data/a.csv");
-        assertThat(calls.get(0).containerId()).isEqualTo("cntr_1");
+        assertThat(calls.get(0).call().containerId()).isEqualTo("cntr_1");
     }
 
     @Test

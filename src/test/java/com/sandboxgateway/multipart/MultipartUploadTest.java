@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,7 +39,7 @@ class MultipartUploadTest {
     void shouldRewriteFieldsAndFilesAsTheyPass() throws IOException {
         MultipartUpload upload = new MultipartUpload(stream(BODY), BODY.length(), CONTENT_TYPE, SPOOL);
         upload.onField("purpose", value -> value.toUpperCase());
-        upload.onFile((headers, content, out) -> out.write(("[" + headers.filename() + "]").getBytes(StandardCharsets.UTF_8)));
+        upload.prepare((headers, content, out) -> out.write(("[" + headers.filename() + "]").getBytes(StandardCharsets.UTF_8)));
 
         byte[] rewritten = upload.body().readAllBytes();
         long length = upload.length();
@@ -61,7 +62,7 @@ class MultipartUploadTest {
             throw new GatewayException(ErrorCode.INVALID_REQUEST, "no " + value);
         });
 
-        assertThatThrownBy(upload::prepare).isInstanceOf(GatewayException.class).hasMessage("no fine-tune");
+        assertThatThrownBy(() -> upload.prepare(MultipartUploadTest::copy)).isInstanceOf(GatewayException.class).hasMessage("no fine-tune");
         assertThat(SPOOL).isEmptyDirectory();
     }
 
@@ -71,7 +72,7 @@ class MultipartUploadTest {
         MultipartUpload upload = new MultipartUpload(stream(body), body.length(), "multipart/form-data; boundary=b", SPOOL);
         upload.onField("purpose", value -> value);
 
-        assertThatThrownBy(upload::prepare).isInstanceOfSatisfying(GatewayException.class,
+        assertThatThrownBy(() -> upload.prepare(MultipartUploadTest::copy)).isInstanceOfSatisfying(GatewayException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST));
     }
 
@@ -83,5 +84,9 @@ class MultipartUploadTest {
 
     private static InputStream stream(String body) {
         return new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void copy(PartHeaders headers, InputStream content, OutputStream out) throws IOException {
+        content.transferTo(out);
     }
 }

@@ -19,13 +19,14 @@ import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.policy.ChainObserver;
 import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.OnRoutes;
+import com.sandboxgateway.policy.PolicyChain;
 import com.sandboxgateway.policy.RequestBody;
 import com.sandboxgateway.policy.ResponseInspector;
-import com.sandboxgateway.upstream.SseEvent;
 import com.sandboxgateway.upstream.UpstreamResponse;
 
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 class ResponseRelayTest {
@@ -40,10 +41,10 @@ class ResponseRelayTest {
     void shouldShowEachEventToTheInspectorsBeforeRelayingIt() throws Exception {
         List<String> seen = new ArrayList<>();
         MockHttpServletResponse client = new MockHttpServletResponse();
-        ResponseInspector recorder = inspector((exchange, event, data) ->
-                seen.add(data.path("type").asString() + " when the client had " + count(client) + " events"));
+        ResponseInspector recorder = (exchange, answer) ->
+                seen.add(answer.type() + " when the client had " + count(client) + " events");
 
-        relay.relay(exchange(), stream(STREAM), List.of(recorder), client);
+        relay.relay(exchange(), stream(STREAM), chainOf(recorder), client);
 
         assertThat(seen).containsExactly("response.created when the client had 0 events",
                 "response.output_item.added when the client had 1 events", "response.output_item.done when the client had 2 events",
@@ -54,13 +55,13 @@ class ResponseRelayTest {
     @Test
     void shouldEndTheStreamInsteadOfRelayingAnEventItsInspectorRefused() throws Exception {
         MockHttpServletResponse client = new MockHttpServletResponse();
-        ResponseInspector failingAudit = inspector((exchange, event, data) -> {
-            if (data.path("type").asString().equals("response.output_item.done")) {
+        ResponseInspector failingAudit = (exchange, answer) -> {
+            if (answer.type().equals("response.output_item.done")) {
                 throw new GatewayException(ErrorCode.AUDIT_UNAVAILABLE, "audit store and spool unavailable");
             }
-        });
+        };
 
-        relay.relay(exchange(), stream(STREAM), List.of(failingAudit), client);
+        relay.relay(exchange(), stream(STREAM), chainOf(failingAudit), client);
 
         String relayed = client.getContentAsString();
         assertThat(relayed).startsWith(event(0, "response.created") + event(1, "response.output_item.added"));
@@ -69,22 +70,8 @@ class ResponseRelayTest {
                 + "\"message\":\"audit store and spool unavailable\",\"param\":null,\"sequence_number\":2}\n\n");
     }
 
-    private interface EventHandler {
-        void on(Exchange exchange, SseEvent event, JsonNode data);
-    }
-
-    private static ResponseInspector inspector(EventHandler handler) {
-        return new ResponseInspector() {
-            @Override
-            public boolean inspects(Route route) {
-                return false;
-            }
-
-            @Override
-            public void onEvent(Exchange exchange, SseEvent event, JsonNode data) {
-                handler.on(exchange, event, data);
-            }
-        };
+    private static PolicyChain chainOf(ResponseInspector inspector) {
+        return new PolicyChain(List.of(), List.of(OnRoutes.always(inspector)), List.of(), ChainObserver.NONE);
     }
 
     private static int count(MockHttpServletResponse client) {

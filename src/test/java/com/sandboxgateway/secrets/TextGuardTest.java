@@ -49,4 +49,17 @@ class TextGuardTest {
         assertThat(out.toString()).isEqualTo(EMAIL + " [REDACTED:github-token]");
         assertThat(guard.handling()).isEqualTo("secrets redacted");
     }
+
+    @Test
+    void shouldReturnTheRefusalRatherThanThrowWhenScanning() {
+        TextGuard guard = new TextGuard(SecretScanner.standard(), SecretsAction.BLOCK, PiiAction.REPORT, null);
+
+        TextGuard.Guarded guarded = guard.scan("key " + SecretGuardrailsTest.githubToken(), () -> "instructions", true);
+
+        assertThat(guarded).isInstanceOfSatisfying(TextGuard.Guarded.Blocked.class, blocked -> {
+            assertThat(blocked.refusal().code()).isEqualTo(ErrorCode.SECRET_DETECTED);
+            assertThat(blocked.refusal().message()).contains("instructions").contains("github-token")
+                    .doesNotContain(SecretGuardrailsTest.githubToken());
+        });
+    }
 }

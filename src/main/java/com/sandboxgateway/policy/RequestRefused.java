@@ -1,4 +1,4 @@
-package com.sandboxgateway.proxy;
+package com.sandboxgateway.policy;
 
 import java.time.Instant;
 

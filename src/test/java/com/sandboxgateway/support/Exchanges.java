@@ -1,0 +1,59 @@
+package com.sandboxgateway.support;
+
+import java.util.Map;
+import java.util.Set;
+
+import com.sandboxgateway.api.Route;
+import com.sandboxgateway.api.RouteMatch;
+import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.policy.Exchange;
+import com.sandboxgateway.policy.RequestBody;
+
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Exchanges for plain unit tests of steps and inspectors: no Spring, no HTTP. */
+public final class Exchanges {
+
+    public static final Principal ALICE = new Principal("alice", "analytics", Set.of("user"));
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private Exchanges() {
+    }
+
+    /** A bodiless request of alice's on the route (its ids are {@code id_1}, {@code id_2}, ...). */
+    public static Exchange on(Route route) {
+        return new Exchange("gwreq_test", ALICE, match(route), path(route), null, null, null, new RequestBody.None());
+    }
+
+    /** A JSON request of alice's on the route. */
+    public static Exchange json(Route route, String body) {
+        ObjectNode object = (ObjectNode) JSON.readTree(body);
+        return new Exchange("gwreq_test", ALICE, match(route), path(route), null, null, null,
+                new RequestBody.Json(object, body.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
+    /** The JSON tree of a literal, for answers. */
+    public static tools.jackson.databind.JsonNode tree(String json) {
+        return JSON.readTree(json);
+    }
+
+    private static RouteMatch match(Route route) {
+        Map<String, String> ids = new java.util.HashMap<>();
+        for (String segment : route.segments()) {
+            if (segment.startsWith("{")) {
+                ids.put(segment.substring(1, segment.length() - 1), "id_" + (ids.size() + 1));
+            }
+        }
+        return new RouteMatch(route, ids);
+    }
+
+    private static String path(Route route) {
+        StringBuilder path = new StringBuilder();
+        int id = 1;
+        for (String segment : route.segments()) {
+            path.append('/').append(segment.startsWith("{") ? "id_" + id++ : segment);
+        }
+        return path.toString();
+    }
+}
