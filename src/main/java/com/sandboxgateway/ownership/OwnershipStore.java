@@ -10,9 +10,15 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
+import javax.sql.DataSource;
+
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcUtils;
+import org.springframework.jdbc.support.MetaDataAccessException;
 import org.springframework.stereotype.Repository;
 
 import com.sandboxgateway.auth.Principal;
@@ -31,10 +37,18 @@ public class OwnershipStore {
 
     private final JdbcClient jdbc;
     private final Clock clock;
+    /** PostgreSQL, or H2 in its PostgreSQL mode (the gateway's default URL): both take {@code ON CONFLICT DO NOTHING}. */
+    private final boolean onConflict;
 
-    OwnershipStore(JdbcClient jdbc, Clock clock) {
+    OwnershipStore(JdbcClient jdbc, DataSource dataSource, Clock clock) {
         this.jdbc = jdbc;
         this.clock = clock;
+        try {
+            this.onConflict = JdbcUtils.extractDatabaseMetaData(dataSource, meta -> meta.getDatabaseProductName().equals("PostgreSQL")
+                    || meta.getURL().toUpperCase(Locale.ROOT).contains(";MODE=POSTGRESQL"));
+        } catch (MetaDataAccessException e) {
+            throw new IllegalStateException("cannot read which database holds the owner records", e);
+        }
     }
 
     /** Records a new object for its creator; does nothing if the id is already recorded. */
@@ -50,10 +64,14 @@ public class OwnershipStore {
      * Records the objects one answer created for their creator, in one statement per {@value #RECORD_BATCH}
      * objects (so one commit where no transaction is open, not one per object). An id already on record, or
      * repeated in the list, keeps its first owner: {@code ON CONFLICT DO NOTHING}, which PostgreSQL and H2 (in
-     * the PostgreSQL mode the gateway configures) both take.
+     * the PostgreSQL mode the gateway configures) both take; on another H2 URL, one statement per object.
      */
     public void recordAll(Principal owner, List<Created> objects) {
         Timestamp now = Timestamp.from(clock.instant());
+        if (!onConflict) {
+            objects.forEach(object -> recordOne(owner, object, now));
+            return;
+        }
         for (int from = 0; from < objects.size(); from += RECORD_BATCH) {
             List<Created> batch = objects.subList(from, Math.min(objects.size(), from + RECORD_BATCH));
             List<Object> values = new ArrayList<>(7 * batch.size());
@@ -64,6 +82,21 @@ public class OwnershipStore {
             jdbc.sql("INSERT INTO owned_object (id, kind, owner_user, owner_team, parent_id, created_at, expires_at) VALUES "
                             + String.join(", ", Collections.nCopies(batch.size(), "(?, ?, ?, ?, ?, ?, ?)")) + " ON CONFLICT DO NOTHING")
                     .params(values).update();
+        }
+    }
+
+    private void recordOne(Principal owner, Created object, Timestamp now) {
+        try {
+            jdbc.sql("""
+                    INSERT INTO owned_object (id, kind, owner_user, owner_team, parent_id, created_at, expires_at)
+                    SELECT :id, :kind, :user, :team, :parent, :created, :expires
+                    WHERE NOT EXISTS (SELECT 1 FROM owned_object WHERE id = :id)""")
+                    .param("id", object.id()).param("kind", object.kind().name())
+                    .param("user", owner.user()).param("team", owner.team()).param("parent", object.parentId())
+                    .param("created", now).param("expires", object.expiresAt() == null ? null : Timestamp.from(object.expiresAt()))
+                    .update();
+        } catch (DuplicateKeyException concurrentInsert) {
+            // Another request recorded the same id first; the first owner stands.
         }
     }
 

@@ -29,7 +29,7 @@ class OwnershipTest {
         JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(dataSource).load().migrate();
-        store = new OwnershipStore(JdbcClient.create(dataSource), Clock.systemUTC());
+        store = new OwnershipStore(JdbcClient.create(dataSource), dataSource, Clock.systemUTC());
     }
 
     @Test
@@ -66,6 +66,20 @@ class OwnershipTest {
 
     @Test
     void shouldRecordAnAnswersObjectsTogetherKeepingEachIdsFirstOwner() {
+        recordTogetherKeepingFirstOwners(store);
+    }
+
+    /** H2 outside its PostgreSQL mode has no {@code ON CONFLICT}: the store records one object at a time there. */
+    @Test
+    void shouldKeepEachIdsFirstOwnerOnAnH2UrlOutsideThePostgreSqlMode() {
+        JdbcDataSource plain = new JdbcDataSource();
+        plain.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        Flyway.configure().dataSource(plain).load().migrate();
+
+        recordTogetherKeepingFirstOwners(new OwnershipStore(JdbcClient.create(plain), plain, Clock.systemUTC()));
+    }
+
+    private static void recordTogetherKeepingFirstOwners(OwnershipStore store) {
         store.record("cntr_1", ObjectKind.CONTAINER, BOB, null, null);
 
         store.recordAll(ALICE, List.of(new OwnershipStore.Created("resp_1", ObjectKind.RESPONSE, null, null),
