@@ -6,6 +6,8 @@ import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import com.sandboxgateway.api.Setting;
+
 /**
  * Identity providers whose signed tokens (JWT) the gateway accepts beside its own keys.
  *
@@ -19,6 +21,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("gateway.auth.jwt")
 record JwtProperties(@DefaultValue List<Issuer> issuers, @DefaultValue("30s") Duration clockSkew,
                      @DefaultValue("5m") Duration jwksCacheTtl, @DefaultValue("30s") Duration jwksMinRefreshInterval) {
+
+    JwtProperties {
+        Setting.notNegative(clockSkew, "gateway.auth.jwt.clock-skew", "Set the tolerance on exp and nbf, e.g. 30s.");
+        Setting.positive(jwksCacheTtl, "gateway.auth.jwt.jwks-cache-ttl", "Set how long an issuer's keys are used, e.g. 5m.");
+        Setting.positive(jwksMinRefreshInterval, "gateway.auth.jwt.jwks-min-refresh-interval",
+                "Set the interval in which one JWKS is fetched at most twice, e.g. 30s.");
+    }
 
     /**
      * One trusted issuer and how its claims map to a gateway principal.

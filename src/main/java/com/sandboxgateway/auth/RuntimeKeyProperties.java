@@ -5,6 +5,8 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import com.sandboxgateway.api.Setting;
+
 /**
  * Keys issued at run time ({@code /actuator/keys}).
  *
@@ -15,4 +17,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("gateway.auth.runtime-keys")
 record RuntimeKeyProperties(@DefaultValue("5s") Duration cacheTtl, @DefaultValue("24h") Duration rotationGrace) {
+
+    RuntimeKeyProperties {
+        Setting.notNegative(cacheTtl, "gateway.auth.runtime-keys.cache-ttl",
+                "Set how long a replica may trust what it read of a key, e.g. 5s (0: read it on every request).");
+        Setting.notNegative(rotationGrace, "gateway.auth.runtime-keys.rotation-grace",
+                "Set how long a rotated key's old value stays accepted, e.g. 24h (0: not at all).");
+    }
 }

@@ -5,6 +5,8 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import com.sandboxgateway.api.Setting;
+
 /**
  * The reaper that deletes expired files and idle containers upstream.
  *
@@ -13,4 +15,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("gateway.reaper")
 record ReaperProperties(@DefaultValue("true") boolean enabled, @DefaultValue("1m") Duration interval) {
+
+    ReaperProperties {
+        Setting.positive(interval, "gateway.reaper.interval", "Set the time between passes, e.g. 1m, or enabled: false.");
+    }
 }

@@ -3,9 +3,13 @@ package com.sandboxgateway.policy;
 import java.lang.Character.UnicodeScript;
 import java.net.IDN;
 import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
+
+import com.sandboxgateway.api.InvalidSettingException;
 
 /**
  * A host name as network policies compare it: trimmed, fullwidth and ideographic dots folded, IDN
@@ -19,6 +23,23 @@ public record DomainName(String ascii) {
 
     private static final Pattern LABEL = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?");
     private static final Pattern NUMERIC = Pattern.compile("(?i)(0x[0-9a-f]*|[0-9]+)");
+
+    /**
+     * The normalized names of the allowlist set under {@code key} (duplicates dropped), or the
+     * {@link InvalidSettingException} that stops the start, naming the entry that is not a host name.
+     */
+    public static List<DomainName> parseAll(List<String> entries, String key) {
+        Set<DomainName> domains = new LinkedHashSet<>();
+        for (String entry : entries) {
+            try {
+                domains.add(parse(entry));
+            } catch (IllegalArgumentException e) {
+                throw new InvalidSettingException(key, entry, "the entry " + e.getMessage(),
+                        "Write a bare host name such as pypi.org, or *.example.com for its subdomains.");
+            }
+        }
+        return List.copyOf(domains);
+    }
 
     /** The normalized name, or an {@link IllegalArgumentException} saying why the entry is not a host name. */
     public static DomainName parse(String entry) {

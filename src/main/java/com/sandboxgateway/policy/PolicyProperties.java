@@ -4,14 +4,19 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import com.sandboxgateway.api.InvalidSettingException;
+import com.sandboxgateway.api.Setting;
+
 /**
  * The organisation's rules ({@code gateway.policy.org}), which teams may only narrow
- * ({@code gateway.policy.teams.<team>}); see {@link TeamPolicies} for the resolution and its checks.
+ * ({@code gateway.policy.teams.<team>}). Each org record refuses a value that makes no sense in its compact
+ * constructor; whether a team's setting narrows the org's is checked by {@link TeamPolicies}, which knows both.
  *
  * @param org the organisation-wide policy, the ceiling for every team
  * @param teams per-team narrowing; a team not listed gets the org policy
@@ -77,6 +82,14 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      */
     public record RateLimit(@DefaultValue("120") int requestsPerMinute, @DefaultValue("60") int burst,
                             @DefaultValue("1200") int teamRequestsPerMinute) {
+
+        private static final String STOP_INSTEAD = "Set it to 1 or more; to stop a kind of request, narrow the tools or memory tiers instead.";
+
+        public RateLimit {
+            Setting.atLeast(1, requestsPerMinute, "gateway.policy.org.rate-limit.requests-per-minute", STOP_INSTEAD);
+            Setting.atLeast(1, burst, "gateway.policy.org.rate-limit.burst", STOP_INSTEAD);
+            Setting.atLeast(1, teamRequestsPerMinute, "gateway.policy.org.rate-limit.team-requests-per-minute", STOP_INSTEAD);
+        }
     }
 
     /**
@@ -89,6 +102,13 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      */
     public record Turns(@DefaultValue("20") int maxPerSession, @DefaultValue("500") int maxPerUserPerDay,
                         @DefaultValue("0") int stopAfterFailures) {
+
+        public Turns {
+            Setting.atLeast(1, maxPerSession, "gateway.policy.org.turns.max-per-session", RateLimit.STOP_INSTEAD);
+            Setting.atLeast(1, maxPerUserPerDay, "gateway.policy.org.turns.max-per-user-per-day", RateLimit.STOP_INSTEAD);
+            Setting.atLeast(0, stopAfterFailures, "gateway.policy.org.turns.stop-after-failures",
+                    "Set how many failed code blocks in a row stop a session, or 0 to never stop one.");
+        }
     }
 
     /**
@@ -106,6 +126,14 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
 
     /** @param maxUsdPerTeamPerDay estimated spend after which a team's paid requests are refused until midnight UTC */
     public record Spend(@DefaultValue("50") BigDecimal maxUsdPerTeamPerDay) {
+
+        public Spend {
+            if (maxUsdPerTeamPerDay == null || maxUsdPerTeamPerDay.signum() < 0) {
+                throw new InvalidSettingException("gateway.policy.org.spend.max-usd-per-team-per-day",
+                        maxUsdPerTeamPerDay == null ? null : maxUsdPerTeamPerDay.toPlainString(), "a spend cap must be zero or more",
+                        "Set a cap in USD of zero (no paid requests) or more.");
+            }
+        }
     }
 
     /**
@@ -153,6 +181,19 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
                         @DefaultValue("sanitize") ArchivePolicy archives, boolean allowMacroWorkbooks,
                         @DefaultValue("1GB") DataSize maxExpandedSize, @DefaultValue("10000") int maxArchiveEntries,
                         @DefaultValue("100") int maxExpansionRatio, @DefaultValue FileUrls fileUrls) {
+
+        public Files {
+            String prefix = "gateway.policy.org.files.";
+            Setting.positive(maxUploadSize, prefix + "max-upload-size", "Set the largest file accepted, e.g. 100MB.");
+            Setting.positive(defaultExpiry, prefix + "default-expiry", "Set the expiry of an upload that sets none, e.g. 1h.");
+            Setting.positive(maxExpiry, prefix + "max-expiry", "Set the longest expiry an upload may ask for, e.g. 7d.");
+            Setting.positive(maxExpandedSize, prefix + "max-expanded-size",
+                    "Set the most an archive or workbook may expand to, e.g. 1GB.");
+            Setting.atLeast(1, maxArchiveEntries, prefix + "max-archive-entries",
+                    "Set the most entries an archive or workbook may hold, e.g. 10000; archives: refuse refuses zip uploads.");
+            Setting.atLeast(1, maxExpansionRatio, prefix + "max-expansion-ratio",
+                    "Set how many times its compressed size an entry may expand, e.g. 100.");
+        }
     }
 
     /**
@@ -168,6 +209,13 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      */
     public record FileUrls(@DefaultValue List<String> fetchFrom, @DefaultValue("5s") Duration connectTimeout,
                            @DefaultValue("30s") Duration readTimeout) {
+
+        public FileUrls {
+            Setting.positive(connectTimeout, "gateway.policy.org.files.file-urls.connect-timeout",
+                    "Set how long to wait for the connection, e.g. 5s.");
+            Setting.positive(readTimeout, "gateway.policy.org.files.file-urls.read-timeout",
+                    "Set how long a host may stay silent while sending, e.g. 30s.");
+        }
     }
 
     /** What happens to a zip archive upload. */
@@ -178,6 +226,10 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      *        admits the subdomains of example.com. Empty: no container may open the network
      */
     public record Network(@DefaultValue List<String> allowedDomains) {
+
+        public Network {
+            DomainName.parseAll(allowedDomains, "gateway.policy.org.network.allowed-domains");
+        }
     }
 
     /**
@@ -186,6 +238,26 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      */
     public record Containers(@DefaultValue({"1g", "4g"}) List<String> allowedMemoryLimits,
                              @DefaultValue("20") int maxIdleMinutes) {
+
+        /** OpenAI's container memory tiers. */
+        private static final Set<String> MEMORY_TIERS = Set.of("1g", "4g", "16g", "64g");
+
+        public Containers {
+            requireTiers(allowedMemoryLimits, "gateway.policy.org.containers.allowed-memory-limits");
+            Setting.atLeast(1, maxIdleMinutes, "gateway.policy.org.containers.max-idle-minutes",
+                    "Set how many idle minutes a container may last, e.g. 20.");
+        }
+
+        /** The tiers listed under {@code key}, refused when one is not among OpenAI's. */
+        static Set<String> requireTiers(List<String> tiers, String key) {
+            for (String tier : tiers) {
+                if (!MEMORY_TIERS.contains(tier)) {
+                    throw new InvalidSettingException(key, tier, "it is not one of OpenAI's container memory tiers",
+                            "List tiers among 1g, 4g, 16g and 64g.");
+                }
+            }
+            return Set.copyOf(tiers);
+        }
     }
 
     /** @param allowed tool types a request may declare */

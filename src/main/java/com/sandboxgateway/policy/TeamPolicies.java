@@ -3,7 +3,6 @@ package com.sandboxgateway.policy;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,21 +17,20 @@ import com.sandboxgateway.auth.Principal;
 /**
  * Resolves each team's {@link EffectivePolicy} once, at startup, and refuses to start when a team
  * policy would widen the org's (a domain, tier or tool the org does not allow, a longer idle time):
- * a typo in a team's settings must never open what the org closed.
+ * a typo in a team's settings must never open what the org closed. The org's own values were checked
+ * when {@link PolicyProperties} was bound.
  */
 @Component
 public class TeamPolicies {
-
-    private static final Set<String> MEMORY_TIERS = Set.of("1g", "4g", "16g", "64g");
 
     private final EffectivePolicy org;
     private final Map<String, EffectivePolicy> teams = new HashMap<>();
 
     public TeamPolicies(PolicyProperties properties) {
         PolicyProperties.Org orgPolicy = properties.org();
-        this.org = new EffectivePolicy("*", domains(orgPolicy.network().allowedDomains(), "gateway.policy.org.network.allowed-domains"),
-                tiers(orgPolicy.containers().allowedMemoryLimits(), "gateway.policy.org.containers.allowed-memory-limits"),
-                orgPolicy.containers().maxIdleMinutes(), Set.copyOf(orgPolicy.tools().allowed()), orgLimits(orgPolicy));
+        this.org = new EffectivePolicy("*", DomainName.parseAll(orgPolicy.network().allowedDomains(), "gateway.policy.org.network.allowed-domains"),
+                Set.copyOf(orgPolicy.containers().allowedMemoryLimits()), orgPolicy.containers().maxIdleMinutes(),
+                Set.copyOf(orgPolicy.tools().allowed()), orgLimits(orgPolicy));
         properties.teams().forEach((team, narrowing) -> teams.put(team, narrow(team, narrowing)));
     }
 
@@ -73,7 +71,7 @@ public class TeamPolicies {
         String prefix = "gateway.policy.teams." + team + ".";
         List<DomainName> domains = org.allowedDomains();
         if (narrowing.network() != null && narrowing.network().allowedDomains() != null) {
-            domains = domains(narrowing.network().allowedDomains(), prefix + "network.allowed-domains");
+            domains = DomainName.parseAll(narrowing.network().allowedDomains(), prefix + "network.allowed-domains");
             for (DomainName domain : domains) {
                 if (!org.admits(domain) && !org.allowedDomains().contains(domain)) {
                     throw widens(team, prefix + "network.allowed-domains", domain.ascii());
@@ -84,7 +82,8 @@ public class TeamPolicies {
         int idle = org.maxIdleMinutes();
         if (narrowing.containers() != null) {
             if (narrowing.containers().allowedMemoryLimits() != null) {
-                tiers = tiers(narrowing.containers().allowedMemoryLimits(), prefix + "containers.allowed-memory-limits");
+                tiers = PolicyProperties.Containers.requireTiers(narrowing.containers().allowedMemoryLimits(),
+                        prefix + "containers.allowed-memory-limits");
                 for (String tier : tiers) {
                     if (!org.allowedMemoryLimits().contains(tier)) {
                         throw widens(team, prefix + "containers.allowed-memory-limits", tier);
@@ -112,21 +111,8 @@ public class TeamPolicies {
 
     private static EffectivePolicy.Limits orgLimits(PolicyProperties.Org org) {
         PolicyProperties.RateLimit rate = org.rateLimit();
-        EffectivePolicy.Limits limits = new EffectivePolicy.Limits(rate.requestsPerMinute(), rate.burst(),
-                rate.teamRequestsPerMinute(), org.turns().maxPerSession(), org.turns().maxPerUserPerDay(),
-                org.spend().maxUsdPerTeamPerDay());
-        String prefix = "gateway.policy.org.";
-        positive(limits.requestsPerMinute(), prefix + "rate-limit.requests-per-minute");
-        positive(limits.burst(), prefix + "rate-limit.burst");
-        positive(limits.teamRequestsPerMinute(), prefix + "rate-limit.team-requests-per-minute");
-        positive(limits.turnsPerSession(), prefix + "turns.max-per-session");
-        positive(limits.turnsPerUserPerDay(), prefix + "turns.max-per-user-per-day");
-        if (limits.maxUsdPerDay() == null || limits.maxUsdPerDay().signum() < 0) {
-            throw new InvalidSettingException(prefix + "spend.max-usd-per-team-per-day",
-                    limits.maxUsdPerDay() == null ? null : limits.maxUsdPerDay().toPlainString(), "a spend cap must be zero or more",
-                    "Set a cap in USD of zero (no paid requests) or more.");
-        }
-        return limits;
+        return new EffectivePolicy.Limits(rate.requestsPerMinute(), rate.burst(), rate.teamRequestsPerMinute(),
+                org.turns().maxPerSession(), org.turns().maxPerUserPerDay(), org.spend().maxUsdPerTeamPerDay());
     }
 
     private static EffectivePolicy.Limits limits(String team, PolicyProperties.Team narrowing, EffectivePolicy.Limits org) {
@@ -158,36 +144,6 @@ public class TeamPolicies {
             throw widens(team, key, Integer.toString(value));
         }
         return value;
-    }
-
-    private static void positive(int value, String key) {
-        if (value <= 0) {
-            throw new InvalidSettingException(key, Integer.toString(value), "the limit must be at least 1",
-                    "Set it to 1 or more; to stop a kind of request, narrow the tools or memory tiers instead.");
-        }
-    }
-
-    private static List<DomainName> domains(List<String> entries, String key) {
-        Set<DomainName> domains = new LinkedHashSet<>();
-        for (String entry : entries) {
-            try {
-                domains.add(DomainName.parse(entry));
-            } catch (IllegalArgumentException e) {
-                throw new InvalidSettingException(key, entry, "the entry " + e.getMessage(),
-                        "Write a bare host name such as pypi.org, or *.example.com for its subdomains.");
-            }
-        }
-        return List.copyOf(domains);
-    }
-
-    private static Set<String> tiers(List<String> entries, String key) {
-        for (String tier : entries) {
-            if (!MEMORY_TIERS.contains(tier)) {
-                throw new InvalidSettingException(key, tier, "it is not one of OpenAI's container memory tiers",
-                        "List tiers among 1g, 4g, 16g and 64g.");
-            }
-        }
-        return Set.copyOf(entries);
     }
 
     /** The startup refusal of a team setting that would open what the org policy closed. */

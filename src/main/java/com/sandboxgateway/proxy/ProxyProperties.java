@@ -6,6 +6,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import com.sandboxgateway.api.InvalidSettingException;
+
 /**
  * Limits of the {@code /v1} proxy itself.
  *
@@ -19,7 +21,8 @@ record ProxyProperties(@DefaultValue("64MB") DataSize maxJsonSize, Path uploadSp
 
     ProxyProperties {
         if (maxJsonSize.toBytes() < 1024 || maxJsonSize.toBytes() > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("gateway.proxy.max-json-size must be between 1KB and 2GB, was " + maxJsonSize);
+            throw new InvalidSettingException("gateway.proxy.max-json-size", maxJsonSize.toString(),
+                    "it must be between 1KB and 2GB", "Set the largest JSON body the gateway holds in memory, e.g. 64MB.");
         }
         if (uploadSpoolDir == null) {
             uploadSpoolDir = Path.of(System.getProperty("java.io.tmpdir"));

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import com.sandboxgateway.api.Setting;
+
 /**
  * Review signals ({@code gateway.review}): the operator's own rule files, merged onto the standard ones
  * at startup, and when a session counts as running away.
@@ -19,8 +21,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record ReviewProperties(Path injectionRules, Path codeRules, @DefaultValue("3") int failureStreak) {
 
     public ReviewProperties {
-        if (failureStreak < 1) {
-            throw new IllegalArgumentException("gateway.review.failure-streak must be at least 1, not " + failureStreak);
-        }
+        Setting.atLeast(1, failureStreak, "gateway.review.failure-streak",
+                "Set how many failed code blocks in a row flag a session as running away, e.g. 3.");
     }
 }

@@ -6,6 +6,9 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import com.sandboxgateway.api.InvalidSettingException;
+import com.sandboxgateway.api.Setting;
+
 /**
  * Where the gateway forwards to and how long it waits.
  *
@@ -46,34 +49,30 @@ public record UpstreamProperties(
                         @DefaultValue("10s") Duration maxRetryAfter) {
 
         public Retry {
-            if (maxAttempts < 1) {
-                throw new IllegalArgumentException("gateway.upstream.retry.max-attempts must be at least 1, was " + maxAttempts);
-            }
-            requirePositive(initialBackoff, "retry.initial-backoff");
+            Setting.atLeast(1, maxAttempts, "gateway.upstream.retry.max-attempts", "Set 1 to turn retries off, or more.");
+            Setting.positive(initialBackoff, "gateway.upstream.retry.initial-backoff", "Set the first wait, e.g. 200ms.");
+            Setting.notNegative(maxRetryAfter, "gateway.upstream.retry.max-retry-after",
+                    "Set the longest upstream Retry-After worth waiting for, e.g. 10s (0: never wait).");
         }
     }
 
     public UpstreamProperties {
-        requirePositive(connectTimeout, "connect-timeout");
-        requirePositive(readTimeout, "read-timeout");
-        requirePositive(streamIdleTimeout, "stream-idle-timeout");
-        if (maxConnections < 1) {
-            throw new IllegalArgumentException("gateway.upstream.max-connections must be at least 1, was " + maxConnections);
-        }
+        Setting.positive(connectTimeout, "gateway.upstream.connect-timeout", "Set how long to wait for a connection, e.g. 5s.");
+        Setting.positive(readTimeout, "gateway.upstream.read-timeout",
+                "Set how long to wait for an answer, e.g. 10m: code-interpreter runs take minutes.");
+        Setting.positive(streamIdleTimeout, "gateway.upstream.stream-idle-timeout",
+                "Set how long a stream may stay silent, e.g. 5m.");
+        Setting.atLeast(1, maxConnections, "gateway.upstream.max-connections",
+                "Set how many upstream connections to pool: each running call holds one.");
         if (!allowSimulator && (apiKey == null || apiKey.isBlank())) {
-            throw new IllegalArgumentException("gateway.upstream.api-key (OPENAI_API_KEY) is empty and "
-                    + "gateway.upstream.allow-simulator is false: set the OpenAI key");
+            throw new InvalidSettingException("gateway.upstream.api-key", null,
+                    "it is empty and gateway.upstream.allow-simulator is false",
+                    "Set the organisation's OpenAI key (OPENAI_API_KEY).");
         }
     }
 
     /** True when no OpenAI key is configured and the offline simulator should answer instead. */
     public boolean useSimulator() {
         return apiKey == null || apiKey.isBlank();
-    }
-
-    private static void requirePositive(Duration value, String name) {
-        if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException("gateway.upstream." + name + " must be positive, was " + value);
-        }
     }
 }

@@ -1,5 +1,6 @@
 package com.sandboxgateway.policy;
 
+import static com.sandboxgateway.support.Settings.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -69,13 +70,12 @@ class TeamPoliciesTest {
     }
 
     @Test
-    void shouldRefuseToStartOnAnEntryThatIsNotADomain() {
-        PolicyProperties.Org broken = new PolicyProperties.Org(ORG.files(), ORG.sanitization(),
-                new PolicyProperties.Network(List.of("https://pypi.org")), ORG.containers(), ORG.tools(), ORG.secrets(), ORG.pii(),
-                ORG.rateLimit(), ORG.turns(), ORG.spend(), ORG.injection(), ORG.unknownInput(), ORG.skills());
+    void shouldRefuseToStartOnATeamEntryThatIsNotADomain() {
+        PolicyProperties.Team broken = new PolicyProperties.Team(new PolicyProperties.TeamNetwork(List.of("https://pypi.org")),
+                null, null, null, null, null, null);
 
-        assertThatThrownBy(() -> new TeamPolicies(new PolicyProperties(broken, Map.of())))
-                .hasMessageContaining("gateway.policy.org.network.allowed-domains").hasMessageContaining("https://pypi.org");
+        assertRefused(() -> new TeamPolicies(new PolicyProperties(ORG, Map.of("analytics", broken))),
+                "gateway.policy.teams.analytics.network.allowed-domains", "https://pypi.org");
     }
 
     private static void assertWidens(PolicyProperties.Team team, String key, String value) {

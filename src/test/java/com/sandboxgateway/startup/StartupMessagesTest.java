@@ -36,6 +36,13 @@ class StartupMessagesTest {
     }
 
     @Test
+    void shouldNameTheKeyAndValueARecordOfSettingsRefusesAsItIsBound(CapturedOutput output) {
+        failToStart("--gateway.upstream.connect-timeout=0s");
+
+        assertCleanReport(output, "gateway.upstream.connect-timeout = 'PT0S'", "longer than zero", "e.g. 5s");
+    }
+
+    @Test
     void shouldNameTheShortPseudonymizationKeyWithoutShowingIt(CapturedOutput output) {
         failToStart("--gateway.policy.org.sanitization.pseudonymization-key=k3y-Zq81");
 
