@@ -2,6 +2,7 @@ package com.sandboxgateway.sanitize;
 
 import org.springframework.stereotype.Component;
 
+import com.sandboxgateway.api.InvalidSettingException;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.PolicyProperties;
@@ -28,9 +29,10 @@ public final class SafetyIdentifier implements RequestStep {
         }
         this.pseudonymizer = Pseudonymizer.fromPolicy(policy.org().sanitization(), false);
         if (pseudonymizer == null) {
-            throw new IllegalStateException("gateway.policy.org.safety-identifier is hmac-user, but"
-                    + " gateway.policy.org.sanitization.pseudonymization-key is empty; set the key (e.g. GATEWAY_PSEUDONYM_KEY)"
-                    + " or set safety-identifier to off");
+            // Two records' values together: the properties record alone cannot tell.
+            throw new InvalidSettingException("gateway.policy.org.safety-identifier", "hmac-user",
+                    "it needs gateway.policy.org.sanitization.pseudonymization-key, which is empty",
+                    "Set the pseudonymization key (e.g. GATEWAY_PSEUDONYM_KEY), or set safety-identifier to \"off\".");
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.Set;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.multipart.MultipartUpload;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestBody;
 
@@ -16,6 +17,8 @@ import tools.jackson.databind.node.ObjectNode;
 public final class Exchanges {
 
     public static final Principal ALICE = new Principal("alice", "analytics", Set.of("user"));
+    /** The end of a multipart body with the boundary {@code b}. */
+    public static final String END = "--b--\r\n";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private Exchanges() {
@@ -31,6 +34,24 @@ public final class Exchanges {
         ObjectNode object = (ObjectNode) JSON.readTree(body);
         return new Exchange("gwreq_test", ALICE, match(route), path(route), null, null, null,
                 new RequestBody.Json(object, body.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * A multipart upload of alice's on the route, its parts separated by the boundary {@code b}; it spools to {@code spool}.
+     *
+     * @param profile the {@code X-Gateway-Dataset-Profile} it names, or {@code null}
+     */
+    public static Exchange multipart(Route route, String body, String profile, java.nio.file.Path spool) {
+        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        MultipartUpload upload = new MultipartUpload(new java.io.ByteArrayInputStream(bytes), bytes.length,
+                "multipart/form-data; boundary=b", spool);
+        return new Exchange("gwreq_test", ALICE, match(route), path(route), null, null, profile, new RequestBody.Multipart(upload));
+    }
+
+    /** One part of a multipart body with the boundary {@code b}: a file when {@code filename} is given, else a field. */
+    public static String part(String name, String filename, String content) {
+        return "--b\r\nContent-Disposition: form-data; name=\"" + name + "\""
+                + (filename == null ? "" : "; filename=\"" + filename + "\"") + "\r\n\r\n" + content + "\r\n";
     }
 
     /** The JSON tree of a literal, for answers. */
