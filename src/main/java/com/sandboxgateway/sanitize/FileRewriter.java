@@ -94,9 +94,10 @@ final class FileRewriter {
 
     /**
      * A file of a skill: a zip that is no workbook is the whole bundle, its entries read one by one (an archive
-     * among them refused); anything else is one file of the skill, as an archive entry is read.
+     * among them refused); anything else is one file of the skill, named by its path in it, as an archive entry is read.
      */
     SanitizationReport skillPart(String name, InputStream content, OutputStream out) throws IOException {
+        requireRelative(name, "The skill's file");
         BufferedInputStream in = new BufferedInputStream(content, 64 * 1024);
         in.mark(FormatDetector.HEAD_BYTES);
         byte[] head = in.readNBytes(FormatDetector.HEAD_BYTES);

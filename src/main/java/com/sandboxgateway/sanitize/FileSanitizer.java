@@ -83,7 +83,7 @@ public final class FileSanitizer {
     }
 
     /** What became of one file: rewritten into the output, or refused (then nothing of it may go upstream). */
-    sealed interface Outcome {
+    public sealed interface Outcome {
 
         record Sanitized(SanitizationReport report) implements Outcome {
         }
@@ -110,21 +110,15 @@ public final class FileSanitizer {
      * dataset profile): a zip is the whole bundle, read entry by entry, anything else one file of the skill named
      * by its path in it. Text is read as text whatever its name (scripts, {@code SKILL.md}), each line scanned for
      * credentials and planted instructions; data files are sanitized; programs, archives inside the bundle and
-     * binary files of types the policy does not list are refused.
-     *
-     * The skill steps read a part inside an upload's file rule or a request walk, which abandon the request by
-     * throwing, so the refusal comes back as the exception it becomes there.
+     * binary files of types the policy does not list, and names that point outside the skill, are refused.
      *
      * @param location where the bundle sat in the request ({@code skills[0].source}), or {@code null} for an upload
-     * @throws GatewayException when the part breaks a rule; nothing of it may then go upstream
+     * @return {@link Outcome.Refused} when the part breaks a rule; nothing of it may then go upstream
+     * @throws IOException when the part cannot be read or the output written
      */
-    public SanitizationReport sanitizeSkill(Exchange exchange, String name, String location, InputStream content,
-                                            OutputStream out) throws IOException {
-        FileRewriter.requireRelative(name, "The skill's file");
-        return switch (sanitize(exchange, name, location, content, out, rules(null), true)) {
-            case Outcome.Refused(Decision.Reject refusal) -> throw refusal.asException();
-            case Outcome.Sanitized(SanitizationReport report) -> report;
-        };
+    public Outcome sanitizeSkill(Exchange exchange, String name, String location, InputStream content, OutputStream out)
+            throws IOException {
+        return sanitize(exchange, name, location, content, out, rules(null), true);
     }
 
     private Outcome sanitize(Exchange exchange, String filename, String location, InputStream content, OutputStream out,

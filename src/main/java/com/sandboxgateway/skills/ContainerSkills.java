@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 
 import com.sandboxgateway.api.ErrorCode;
-import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.ownership.Ownership;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
@@ -96,11 +95,8 @@ public final class ContainerSkills implements RequestStep {
         }
         for (int k : inline) {
             String place = at + "[" + k + "]";
-            try {
-                inline((ObjectNode) skills.get(k), place, exchange);
-            } catch (GatewayException refused) {
-                String param = refused.param() != null ? refused.param() : place + ".source.data";
-                return Decision.reject(refused.code(), place + ": " + refused.getMessage(), param);
+            if (inline((ObjectNode) skills.get(k), place, exchange) instanceof Decision.Reject refusal) {
+                return refusal.locatedAt(place).at(refusal.param() != null ? refusal.param() : place + ".source.data");
             }
         }
         return Decision.PROCEED;
@@ -124,32 +120,37 @@ public final class ContainerSkills implements RequestStep {
         return Decision.PROCEED;
     }
 
-    private void inline(ObjectNode skill, String place, Exchange exchange) {
+    /** Reads one inline skill's bundle and puts the sanitized one in its place; a refusal names the field at fault, if any. */
+    private Decision inline(ObjectNode skill, String place, Exchange exchange) {
         JsonNode source = skill.path("source");
         JsonNode data = source.get("data");
         if (!"base64".equals(source.path("type").asString(null)) || data == null || !data.isString()) {
-            throw new GatewayException(ErrorCode.INVALID_REQUEST, "An inline skill's source is {\"type\": \"base64\", "
-                    + "\"media_type\": \"application/zip\", \"data\": <the skill's zip, base64-encoded>}.", place + ".source", null);
+            return Decision.reject(ErrorCode.INVALID_REQUEST, "An inline skill's source is {\"type\": \"base64\", "
+                    + "\"media_type\": \"application/zip\", \"data\": <the skill's zip, base64-encoded>}.", place + ".source");
         }
         byte[] zip;
         try {
             zip = Base64.getMimeDecoder().decode(data.asString());
         } catch (IllegalArgumentException e) {
-            throw new GatewayException(ErrorCode.INVALID_REQUEST, "The inline skill's data is not valid base64.");
+            return Decision.reject(ErrorCode.INVALID_REQUEST, "The inline skill's data is not valid base64.");
         }
         ByteArrayOutputStream sanitized = new ByteArrayOutputStream(zip.length);
-        SanitizationReport report;
+        FileSanitizer.Outcome outcome;
         try {
-            report = files.sanitizeSkill(exchange, "inline-skill.zip", place + ".source",
-                    new ByteArrayInputStream(zip), sanitized);
+            outcome = files.sanitizeSkill(exchange, "inline-skill.zip", place + ".source", new ByteArrayInputStream(zip), sanitized);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        if (!"zip".equals(report.format())) {
-            throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "An inline skill is a zip archive of the skill's "
-                    + "files; this data is " + report.format() + ".");
-        }
-        ((ObjectNode) source).put("data", Base64.getEncoder().encodeToString(sanitized.toByteArray()));
-        exchange.jsonEdited();
+        return switch (outcome) {
+            case FileSanitizer.Outcome.Refused(Decision.Reject refusal) -> refusal;
+            case FileSanitizer.Outcome.Sanitized(SanitizationReport report) when !"zip".equals(report.format()) ->
+                    Decision.reject(ErrorCode.UNSUPPORTED_FILE_TYPE, "An inline skill is a zip archive of the skill's files; this data is "
+                            + report.format() + ".");
+            case FileSanitizer.Outcome.Sanitized(SanitizationReport report) -> {
+                ((ObjectNode) source).put("data", Base64.getEncoder().encodeToString(sanitized.toByteArray()));
+                exchange.jsonEdited();
+                yield Decision.PROCEED;
+            }
+        };
     }
 }

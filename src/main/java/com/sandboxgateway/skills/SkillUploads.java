@@ -55,13 +55,12 @@ public final class SkillUploads implements RequestStep {
                             + "not in '" + headers.name() + "'.", headers.name(), null);
                 }
                 parts[0]++;
-                SanitizationReport report;
-                try {
-                    report = files.sanitizeSkill(exchange, headers.filename(), null, content, out);
-                } catch (GatewayException refused) {
-                    throw refused.param() != null ? refused
-                            : new GatewayException(refused.code(), refused.getMessage(), headers.name(), refused);
-                }
+                SanitizationReport report = switch (files.sanitizeSkill(exchange, headers.filename(), null, content, out)) {
+                    // Thrown to abandon the upload midway; the catch below returns it as the refusal it is.
+                    case FileSanitizer.Outcome.Refused(Decision.Reject refusal) ->
+                            throw (refusal.param() != null ? refusal : refusal.at(headers.name())).asException();
+                    case FileSanitizer.Outcome.Sanitized(SanitizationReport sanitized) -> sanitized;
+                };
                 bundle[0] |= "zip".equals(report.format());
                 if (bundle[0] && parts[0] > 1) {
                     throw new GatewayException(ErrorCode.UNSUPPORTED_FILE_TYPE, "A skill upload is one zip of the skill or the "
