@@ -1,7 +1,6 @@
 package com.sandboxgateway.policy;
 
 import java.time.Duration;
-import java.util.Map;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
@@ -16,11 +15,11 @@ public sealed interface Decision {
     Decision PROCEED = new Proceed();
 
     static Reject reject(ErrorCode code, String message) {
-        return new Reject(code, message, null, null, Map.of());
+        return new Reject(code, message, null, null);
     }
 
     static Reject reject(ErrorCode code, String message, String param) {
-        return new Reject(code, message, param, null, Map.of());
+        return new Reject(code, message, param, null);
     }
 
     /** The request goes on to the next step. */
@@ -32,19 +31,14 @@ public sealed interface Decision {
      * carries a secret.
      *
      * @param param the request field at fault, or {@code null}
-     * @param retryAfter how long the client should wait before retrying (sent as {@code Retry-After}), or {@code null}
-     * @param headers further headers the refusal answers with
+     * @param retryAfter how long the client should wait before retrying (sent as {@code Retry-After}), or {@code null};
+     *        other headers a refusal answers with (the rate limit's, the sanitization's) are the exchange's response headers
      */
-    record Reject(ErrorCode code, String message, String param, Duration retryAfter, Map<String, String> headers)
-            implements Decision {
-
-        public Reject {
-            headers = Map.copyOf(headers);
-        }
+    record Reject(ErrorCode code, String message, String param, Duration retryAfter) implements Decision {
 
         /** The refusal a fault (an upstream failure, a malformed body) comes to. */
         public static Reject of(GatewayException fault) {
-            return new Reject(fault.code(), fault.getMessage(), fault.param(), fault.retryAfter(), Map.of());
+            return new Reject(fault.code(), fault.getMessage(), fault.param(), fault.retryAfter());
         }
 
         /**
@@ -58,17 +52,17 @@ public sealed interface Decision {
 
         /** This refusal, naming {@code field} as the one at fault. */
         public Reject at(String field) {
-            return new Reject(code, message, field, retryAfter, headers);
+            return new Reject(code, message, field, retryAfter);
         }
 
         /** This refusal with {@code where} in front of its message ({@code input[0].content[1]: ...}). */
         public Reject locatedAt(String where) {
-            return new Reject(code, where + ": " + message, param, retryAfter, headers);
+            return new Reject(code, where + ": " + message, param, retryAfter);
         }
 
         /** This refusal, telling the client to retry after {@code wait}. */
         public Reject retryAfter(Duration wait) {
-            return new Reject(code, message, param, wait, headers);
+            return new Reject(code, message, param, wait);
         }
     }
 }

@@ -221,7 +221,7 @@ class ProxyController {
         return query != null && ("&" + query + "&").contains("&stream=true&");
     }
 
-    /** The one place a refusal becomes the client's answer: OpenAI's error shape, {@code Retry-After}, its headers. */
+    /** The one place a refusal becomes the client's answer: OpenAI's error shape, {@code Retry-After}, {@code x-should-retry}. */
     private void answer(HttpServletRequest request, HttpServletResponse response, Decision.Reject refusal, Throwable cause)
             throws IOException {
         if (response.isCommitted()) {
@@ -232,7 +232,6 @@ class ProxyController {
         if (refusal.retryAfter() != null) {
             response.setHeader("Retry-After", Long.toString(Math.max(1, refusal.retryAfter().toSeconds())));
         }
-        refusal.headers().forEach(response::setHeader);
         errors.write(response, refusal.code(), refusal.message(), refusal.param(),
                 UpstreamClient.worthRetrying(request.getMethod(), refusal.code(), cause));
     }
