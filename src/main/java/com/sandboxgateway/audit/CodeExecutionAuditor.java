@@ -102,7 +102,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         JsonNode printed = call.json().path("outputs");
         String outputs = printed.isMissingNode() || printed.isNull() ? null : json.writeValueAsString(printed);
         boolean truncated = outputs != null && outputs.length() > maxOutputChars;
-        CodeReview.Result reviewed = review.review(exchange, call.json(), code);
+        CodeReview.Result reviewed = review.review(exchange, call);
         String team = exchange.principal().team();
         auditLog.record(new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION, callId,
                 exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,

@@ -5,6 +5,7 @@ import java.util.List;
 
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.openai.OpenAiFormat;
+import com.sandboxgateway.openai.OutputItem;
 import com.sandboxgateway.policy.DomainName;
 import com.sandboxgateway.policy.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
@@ -49,8 +50,9 @@ final class CodeReview {
         }
     }
 
-    Result review(Exchange exchange, JsonNode call, String code) {
-        return judged(exchange, analyzer.analyze(code, hosts(exchange, OpenAiFormat.CODE_INTERPRETER)), CallOutcome.ofItem(call));
+    /** A code-interpreter call's code, reviewed, and how it ended. */
+    Result review(Exchange exchange, OutputItem call) {
+        return judged(exchange, analyzer.analyze(call.code(), hosts(exchange, OpenAiFormat.CODE_INTERPRETER)), CallOutcome.ofItem(call));
     }
 
     /** A hosted shell call's commands, reviewed like a code block; its failures count in the same streak. */

@@ -40,6 +40,17 @@ public record OutputItem(ItemKind kind, String id, String status, String contain
         return json.path("code").asString("");
     }
 
+    /** The text of each {@code logs} output of a code-interpreter call, in order; images and other outputs are left out. */
+    public List<String> logs() {
+        List<String> logs = new ArrayList<>();
+        for (JsonNode output : json.path("outputs")) {
+            if ("logs".equals(output.path("type").asString(null))) {
+                logs.add(output.path("logs").asString(""));
+            }
+        }
+        return logs;
+    }
+
     /** A container file a message cites ({@code container_file_citation}); either id may be {@code null}. */
     public record CitedFile(String fileId, String containerId) {
     }

@@ -1,10 +1,9 @@
 package com.sandboxgateway.review;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
-import tools.jackson.databind.JsonNode;
+import com.sandboxgateway.openai.OutputItem;
 
 /**
  * How one {@code code_interpreter_call} ended, for counting failures in a row (a session whose code
@@ -53,18 +52,8 @@ public enum CallOutcome {
     }
 
     /** The outcome of a {@code code_interpreter_call} output item as the Responses API returns it. */
-    public static CallOutcome ofItem(JsonNode item) {
-        List<String> logs = new ArrayList<>();
-        JsonNode outputs = item.path("outputs");
-        if (outputs.isArray()) {
-            for (JsonNode output : outputs) {
-                if ("logs".equals(output.path("type").asString(""))) {
-                    logs.add(output.path("logs").asString(""));
-                }
-            }
-        }
-        JsonNode status = item.path("status");
-        return of(status.isString() ? status.asString() : null, logs);
+    public static CallOutcome ofItem(OutputItem item) {
+        return of(item.status(), item.logs());
     }
 
     private static boolean showsException(String log) {

@@ -6,6 +6,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import com.sandboxgateway.openai.OutputItem;
+
 import tools.jackson.databind.json.JsonMapper;
 
 class CallOutcomeTest {
@@ -53,13 +55,13 @@ class CallOutcomeTest {
     @Test
     void shouldReadAResponsesApiOutputItem() {
         var mapper = JsonMapper.builder().build();
-        var failed = mapper.readTree("""
+        var failed = OutputItem.of(mapper.readTree("""
                 {"type":"code_interpreter_call","id":"ci_1","status":"completed","code":"1/0",
                  "outputs":[{"type":"image","url":"https://x"},{"type":"logs","logs":"ZeroDivisionError: division by zero"}]}
-                """);
-        var fine = mapper.readTree("""
+                """));
+        var fine = OutputItem.of(mapper.readTree("""
                 {"type":"code_interpreter_call","id":"ci_2","status":"completed","outputs":[{"type":"logs","logs":"42"}]}
-                """);
+                """));
 
         assertThat(CallOutcome.ofItem(failed)).isEqualTo(CallOutcome.RAISED);
         assertThat(CallOutcome.ofItem(fine)).isEqualTo(CallOutcome.SUCCEEDED);
