@@ -29,7 +29,12 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 final class OverloadShedding implements Filter {
 
+    /** Metric: requests shed with {@code 503 overloaded}, by {@code reason} ({@code queue_full}, {@code queue_wait}). */
     static final String SHED = "gateway.overload.shed";
+    /** Metric: requests this replica serves now. */
+    static final String IN_FLIGHT = "gateway.overload.in_flight";
+    /** Metric: requests waiting for a place. */
+    static final String WAITING = "gateway.overload.waiting";
 
     private static final String MESSAGE = "The gateway is at capacity right now and did not start this request. "
             + "Retry after the number of seconds in Retry-After.";
@@ -53,9 +58,9 @@ final class OverloadShedding implements Filter {
         this.queueFull = shed(meters, "queue_full");
         this.waitedTooLong = shed(meters, "queue_wait");
         int maxInFlight = properties.maxInFlight();
-        Gauge.builder("gateway.overload.in_flight", places, p -> maxInFlight - p.availablePermits())
+        Gauge.builder(IN_FLIGHT, places, p -> maxInFlight - p.availablePermits())
                 .description("Requests on /v1 this replica serves now").register(meters);
-        Gauge.builder("gateway.overload.waiting", waiting, AtomicInteger::get)
+        Gauge.builder(WAITING, waiting, AtomicInteger::get)
                 .description("Requests on /v1 waiting for a place").register(meters);
     }
 

@@ -5,6 +5,9 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.DoubleStream;
 
+import com.sandboxgateway.sanitize.SanitizationMetrics;
+import com.sandboxgateway.secrets.SecretsMetrics;
+
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.config.MeterFilter;
@@ -28,10 +31,10 @@ final class MetricCatalogue implements MeterFilter {
             Map.entry("gateway.turns.used", "Executed code-interpreter and shell calls, as settled against turn budgets"),
             Map.entry("gateway.tokens", "Input and output tokens of finished responses"),
             Map.entry("gateway.spend.usd", "Estimated spend in USD (tokens and container sessions)"),
-            Map.entry("gateway.sanitized.files", "Uploads and inline files that passed sanitization"),
-            Map.entry("gateway.sanitized.rows", "Rows of sanitized CSV, TSV and JSON Lines files"),
-            Map.entry("gateway.sanitized.columns", "Columns dropped or pseudonymized in sanitized files"),
-            Map.entry("gateway.findings", "Credentials, personal data and planted instructions found, by kind and rule"),
+            Map.entry(SanitizationMetrics.FILES, "Uploads and inline files that passed sanitization"),
+            Map.entry(SanitizationMetrics.ROWS, "Rows of sanitized CSV, TSV and JSON Lines files"),
+            Map.entry(SanitizationMetrics.COLUMNS, "Columns dropped or pseudonymized in sanitized files"),
+            Map.entry(SecretsMetrics.FINDINGS, "Credentials, personal data and planted instructions found, by kind and rule"),
             Map.entry("gateway.code.executions", "Audited code blocks, by status"),
             Map.entry("gateway.shell.executions", "Audited hosted shell calls, by status"),
             Map.entry("gateway.code.flags", "Review flags raised on executed code and shell calls, once per call and flag"),

@@ -5,8 +5,10 @@ import java.util.Locale;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
+import com.sandboxgateway.sanitize.SanitizationMetrics;
 import com.sandboxgateway.sanitize.UploadSanitized;
 import com.sandboxgateway.secrets.LocatedFinding;
+import com.sandboxgateway.secrets.SecretsMetrics;
 import com.sandboxgateway.secrets.SensitiveDataFound;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,17 +30,17 @@ class PolicyMetrics {
     @EventListener
     void sanitized(UploadSanitized upload) {
         String team = upload.principal().team();
-        meters.counter("gateway.sanitized.files", "team", team).increment();
-        meters.counter("gateway.sanitized.rows", "team", team).increment(upload.report().rows());
-        meters.counter("gateway.sanitized.columns", "team", team, "action", "dropped").increment(upload.report().dropped().size());
-        meters.counter("gateway.sanitized.columns", "team", team, "action", "pseudonymized")
+        meters.counter(SanitizationMetrics.FILES, "team", team).increment();
+        meters.counter(SanitizationMetrics.ROWS, "team", team).increment(upload.report().rows());
+        meters.counter(SanitizationMetrics.COLUMNS, "team", team, "action", "dropped").increment(upload.report().dropped().size());
+        meters.counter(SanitizationMetrics.COLUMNS, "team", team, "action", "pseudonymized")
                 .increment(upload.report().pseudonymized().size());
     }
 
     @EventListener
     void found(SensitiveDataFound found) {
         for (LocatedFinding finding : found.findings()) {
-            meters.counter("gateway.findings", "kind", finding.kind().name().toLowerCase(Locale.ROOT), "rule", finding.ruleId(),
+            meters.counter(SecretsMetrics.FINDINGS, "kind", finding.kind().name().toLowerCase(Locale.ROOT), "rule", finding.ruleId(),
                     "team", found.principal().team()).increment();
         }
     }

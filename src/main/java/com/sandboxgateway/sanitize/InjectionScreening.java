@@ -2,6 +2,7 @@ package com.sandboxgateway.sanitize;
 
 import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.review.InjectionDetector;
+import com.sandboxgateway.secrets.SecretsMetrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -39,6 +40,6 @@ public final class InjectionScreening {
     }
 
     void counted(PlantedInstruction found, String team) {
-        meters.counter("gateway.findings", "kind", "injection", "rule", found.ruleId(), "team", team).increment();
+        meters.counter(SecretsMetrics.FINDINGS, "kind", "injection", "rule", found.ruleId(), "team", team).increment();
     }
 }
