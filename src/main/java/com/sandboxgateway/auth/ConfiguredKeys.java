@@ -4,15 +4,14 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
+
+import com.sandboxgateway.api.InvalidSettingException;
 
 /**
  * The keys of the configuration file ({@code gateway.auth.keys}), held only as SHA-256 hashes, so neither
  * the configuration nor a heap dump reveals them. They change only with the configuration.
  */
 final class ConfiguredKeys {
-
-    private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-fA-F]{64}");
 
     private final Map<String, Principal> principalsByHash;
 
@@ -29,43 +28,18 @@ final class ConfiguredKeys {
         return principalsByHash;
     }
 
+    /** Each entry was checked as the settings were bound; only a key given twice shows once they are hashed. */
     private static Map<String, Principal> index(AuthProperties properties) {
         Map<String, Principal> byHash = new HashMap<>();
         for (int i = 0; i < properties.keys().size(); i++) {
             AuthProperties.KeyEntry entry = properties.keys().get(i);
-            String where = "gateway.auth.keys[" + i + "]";
-            if (isBlank(entry.user()) || isBlank(entry.team())) {
-                throw new IllegalStateException(where + " needs both 'user' and 'team'");
-            }
-            String hash = hashOf(entry, properties.allowPlainKeys(), where);
+            String hash = entry.key() != null && !entry.key().isBlank() ? ApiKeyAuthenticator.sha256Hex(entry.key())
+                    : entry.sha256().toLowerCase(Locale.ROOT);
             if (byHash.putIfAbsent(hash, new Principal(entry.user(), entry.team(), entry.roles())) != null) {
-                throw new IllegalStateException(where + " (user " + entry.user() + ") repeats a key configured before it");
+                throw new InvalidSettingException("gateway.auth.keys[" + i + "]", null, "the key of user " + entry.user()
+                        + " repeats a key configured before it", "Give each user a key of their own; remove the repeated entry.");
             }
         }
         return Map.copyOf(byHash);
-    }
-
-    private static String hashOf(AuthProperties.KeyEntry entry, boolean allowPlainKeys, String where) {
-        boolean hasHash = !isBlank(entry.sha256());
-        boolean hasPlain = !isBlank(entry.key());
-        if (hasHash == hasPlain) {
-            throw new IllegalStateException(where + " (user " + entry.user() + ") needs exactly one of 'sha256' or 'key'");
-        }
-        if (hasPlain) {
-            if (!allowPlainKeys) {
-                throw new IllegalStateException(where + " (user " + entry.user()
-                        + ") gives a plain 'key', which is refused unless gateway.auth.allow-plain-keys=true;"
-                        + " configure its SHA-256 as 'sha256' instead");
-            }
-            return ApiKeyAuthenticator.sha256Hex(entry.key());
-        }
-        if (!SHA256_HEX.matcher(entry.sha256()).matches()) {
-            throw new IllegalStateException(where + " (user " + entry.user() + ") 'sha256' must be 64 hex characters");
-        }
-        return entry.sha256().toLowerCase(Locale.ROOT);
-    }
-
-    private static boolean isBlank(String s) {
-        return s == null || s.isBlank();
     }
 }

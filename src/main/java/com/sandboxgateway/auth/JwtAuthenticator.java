@@ -71,14 +71,12 @@ final class JwtAuthenticator {
 
     JwtAuthenticator(JwtProperties properties, Clock clock) {
         ResourceRetriever retriever = new DefaultResourceRetriever(HTTP_TIMEOUT_MILLIS, HTTP_TIMEOUT_MILLIS, JWKS_SIZE_LIMIT);
+        // Each issuer was checked, and told apart from the others, as the settings were bound.
         for (int i = 0; i < properties.issuers().size(); i++) {
             JwtProperties.Issuer issuer = properties.issuers().get(i);
             String where = "gateway.auth.jwt.issuers[" + i + "]";
-            check(issuer, where);
             JwtDecoder decoder = new SupplierJwtDecoder(() -> decoder(issuer, where, properties, retriever, clock));
-            if (byIssuer.putIfAbsent(issuer.issuerUri(), new TrustedIssuer(where, issuer, decoder)) != null) {
-                throw new IllegalStateException(where + " repeats issuer-uri " + issuer.issuerUri());
-            }
+            byIssuer.put(issuer.issuerUri(), new TrustedIssuer(where, issuer, decoder));
         }
     }
 
@@ -163,17 +161,6 @@ final class JwtAuthenticator {
             return Arrays.stream(joined.split("[\\s,]+")).filter(role -> !role.isEmpty()).collect(Collectors.toSet());
         }
         return Set.of();
-    }
-
-    private static void check(JwtProperties.Issuer issuer, String where) {
-        if (issuer.issuerUri() == null || issuer.issuerUri().isBlank()) {
-            throw new IllegalStateException(where + " needs 'issuer-uri': the 'iss' its tokens carry (add 'jwk-set-uri' to skip"
-                    + " OpenID discovery)");
-        }
-        if (issuer.audiences().isEmpty()) {
-            throw new IllegalStateException(where + " needs 'audiences': without them a token the issuer made for any other"
-                    + " application would be accepted");
-        }
     }
 
     private static JwtDecoder decoder(JwtProperties.Issuer issuer, String where, JwtProperties properties,

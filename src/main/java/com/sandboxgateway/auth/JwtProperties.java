@@ -1,11 +1,14 @@
 package com.sandboxgateway.auth;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import com.sandboxgateway.api.InvalidSettingException;
 import com.sandboxgateway.api.Setting;
 
 /**
@@ -23,6 +26,15 @@ record JwtProperties(@DefaultValue List<Issuer> issuers, @DefaultValue("30s") Du
                      @DefaultValue("5m") Duration jwksCacheTtl, @DefaultValue("30s") Duration jwksMinRefreshInterval) {
 
     JwtProperties {
+        Set<String> issuerUris = new HashSet<>();
+        for (int i = 0; i < issuers.size(); i++) {
+            String where = "gateway.auth.jwt.issuers[" + i + "]";
+            issuers.get(i).check(where);
+            if (!issuerUris.add(issuers.get(i).issuerUri())) {
+                throw new InvalidSettingException(where + ".issuer-uri", issuers.get(i).issuerUri(),
+                        "it repeats an issuer configured before it", "List each issuer once; give it all its audiences there.");
+            }
+        }
         Setting.notNegative(clockSkew, "gateway.auth.jwt.clock-skew", "Set the tolerance on exp and nbf, e.g. 30s.");
         Setting.positive(jwksCacheTtl, "gateway.auth.jwt.jwks-cache-ttl", "Set how long an issuer's keys are used, e.g. 5m.");
         Setting.positive(jwksMinRefreshInterval, "gateway.auth.jwt.jwks-min-refresh-interval",
@@ -44,5 +56,17 @@ record JwtProperties(@DefaultValue List<Issuer> issuers, @DefaultValue("30s") Du
     record Issuer(String issuerUri, String jwkSetUri, @DefaultValue List<String> audiences,
                   @DefaultValue("sub") String userClaim, @DefaultValue("team") String teamClaim,
                   @DefaultValue("roles") String rolesClaim, String adminRole) {
+
+        /** Refuses an issuer whose tokens could not be told apart from another application's. */
+        void check(String where) {
+            if (issuerUri == null || issuerUri.isBlank()) {
+                throw new InvalidSettingException(where + ".issuer-uri", null, "it is empty",
+                        "Set the 'iss' its tokens carry (add 'jwk-set-uri' to skip OpenID discovery).");
+            }
+            if (audiences.isEmpty()) {
+                throw new InvalidSettingException(where + ".audiences", null, "it is empty, so a token the issuer made for any "
+                        + "other application would be accepted", "List the audiences ('aud') the gateway's tokens carry.");
+            }
+        }
     }
 }
