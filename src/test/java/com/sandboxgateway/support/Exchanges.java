@@ -1,5 +1,8 @@
 package com.sandboxgateway.support;
 
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 
@@ -41,9 +44,9 @@ public final class Exchanges {
      *
      * @param profile the {@code X-Gateway-Dataset-Profile} it names, or {@code null}
      */
-    public static Exchange multipart(Route route, String body, String profile, java.nio.file.Path spool) {
-        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        MultipartUpload upload = new MultipartUpload(new java.io.ByteArrayInputStream(bytes), bytes.length,
+    public static Exchange multipart(Route route, String body, String profile, Path spool) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        MultipartUpload upload = new MultipartUpload(new ByteArrayInputStream(bytes), bytes.length,
                 "multipart/form-data; boundary=b", spool);
         return new Exchange("gwreq_test", ALICE, match(route), path(route), null, null, profile, new RequestBody.Multipart(upload));
     }

@@ -19,6 +19,7 @@ import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.support.Exchanges;
+import com.sandboxgateway.upstream.FileFetcher;
 import com.sun.net.httpserver.HttpServer;
 
 class FileUrlsTest {
@@ -39,7 +40,7 @@ class FileUrlsTest {
             exchange.close();
         });
         files.start();
-        step = new FileUrls(new com.sandboxgateway.upstream.FileFetcher(List.of(host()), Duration.ofSeconds(5), Duration.ofSeconds(5),
+        step = new FileUrls(new FileFetcher(List.of(host()), Duration.ofSeconds(5), Duration.ofSeconds(5),
                 1024 * 1024));
     }
 
