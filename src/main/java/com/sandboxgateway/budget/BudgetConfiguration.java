@@ -14,25 +14,35 @@ import com.sandboxgateway.state.StateProperties;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-/** Turn and spend budgets: counters in this JVM or in Redis (after {@code gateway.state.backend}), charges in the database. */
+/**
+ * Turn and spend budgets and the rate-limit buckets: counters and buckets in this JVM or in Redis (after
+ * {@code gateway.state.backend}), charges in the database.
+ */
 @Configuration(proxyBeanMethods = false)
 class BudgetConfiguration {
 
     @Bean
-    Budgets budgets(StateProperties state, ObjectProvider<RedisState> redis, JdbcClient jdbc, Clock clock, TeamPolicies teams) {
-        Counters counters = state.backend() == StateProperties.Backend.REDIS
-                ? new Counters.Redis(redis.getObject()) : new Counters.Local();
+    Counters counters(StateProperties state, ObjectProvider<RedisState> redis, Clock clock) {
+        return state.backend() == StateProperties.Backend.REDIS ? new Counters.Redis(redis.getObject(), clock) : new Counters.Local(clock);
+    }
+
+    @Bean
+    Budgets budgets(Counters counters, JdbcClient jdbc, Clock clock, TeamPolicies teams) {
         return new Budgets(counters, new BudgetStore(jdbc, clock), teams, clock);
     }
 
     @Bean
-    TurnBudget turnBudget(Budgets budgets, TeamPolicies teams, StateProperties state, Clock clock, MeterRegistry meters) {
-        return new TurnBudget(budgets, teams, new StateFailures(state.onFailure()), clock, meters);
+    Sessions sessions(Budgets budgets, StateProperties state) {
+        return new Sessions(budgets.store(), new StateFailures(state.onFailure()));
     }
 
     @Bean
-    SpendBudget spendBudget(Budgets budgets, TeamPolicies teams, PricingProperties pricing, StateProperties state, Clock clock,
-                            MeterRegistry meters) {
-        return new SpendBudget(budgets, teams, new Pricing(pricing), new StateFailures(state.onFailure()), clock, meters);
+    TurnBudget turnBudget(Budgets budgets, TeamPolicies teams, MeterRegistry meters) {
+        return new TurnBudget(budgets, teams, meters);
+    }
+
+    @Bean
+    SpendBudget spendBudget(Budgets budgets, TeamPolicies teams, PricingProperties pricing, Clock clock, MeterRegistry meters) {
+        return new SpendBudget(budgets, teams, new Pricing(pricing), clock, meters);
     }
 }
