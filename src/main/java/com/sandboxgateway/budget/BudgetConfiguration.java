@@ -7,6 +7,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.state.RedisState;
 import com.sandboxgateway.state.StateFailures;
@@ -34,6 +35,12 @@ class BudgetConfiguration {
     @Bean
     Sessions sessions(Budgets budgets, StateProperties state) {
         return new Sessions(budgets.store(), new StateFailures(state.onFailure()));
+    }
+
+    /** Stops runaway sessions; placed among the request steps by the pipeline configuration. */
+    @Bean
+    RunawaySessions runawaySessions(SessionFailures failures, PolicyProperties policy) {
+        return new RunawaySessions(failures, policy.org().turns().stopAfterFailures());
     }
 
     @Bean
