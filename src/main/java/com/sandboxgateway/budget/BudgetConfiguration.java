@@ -9,6 +9,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.review.ReviewProperties;
 import com.sandboxgateway.state.RedisState;
 import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateProperties;
@@ -37,10 +38,13 @@ class BudgetConfiguration {
         return new Sessions(budgets.store(), new StateFailures(state.onFailure()));
     }
 
-    /** Stops runaway sessions; placed among the request steps by the pipeline configuration. */
+    /**
+     * Stops runaway sessions when {@code gateway.policy.org.turns.stop-runaway-sessions} says so: those with more failed
+     * code blocks in a row than {@code gateway.review.failure-streak}, the blocks the review flags {@code runaway_session}.
+     */
     @Bean
-    RunawaySessions runawaySessions(SessionFailures failures, PolicyProperties policy) {
-        return new RunawaySessions(failures, policy.org().turns().stopAfterFailures());
+    RunawaySessions runawaySessions(SessionFailures failures, PolicyProperties policy, ReviewProperties review) {
+        return new RunawaySessions(failures, policy.org().turns().stopRunawaySessions() ? review.failureStreak() + 1 : 0);
     }
 
     @Bean
