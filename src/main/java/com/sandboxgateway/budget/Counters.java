@@ -20,9 +20,9 @@ import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
- * Budget counters and the rate-limit token buckets, changed atomically: a reservation checks every counter it
- * touches and takes from all of them at once, or from none; a request's admission ({@link #admit}) takes its tokens,
- * checks its team's spend and reserves its turns in one step. In this JVM, or in Redis (one Lua script per change, so
+ * Budget counters and the rate-limit token buckets, changed atomically: a request's admission ({@link #admit})
+ * takes its tokens, checks its team's spend and reserves its turns in one step, checking every counter it touches
+ * and taking from all of them at once, or from none. In this JVM, or in Redis (one Lua script per change, so
  * replicas cannot interleave). Counters are seeded from the relational store when missing, so budgets survive
  * restarts; buckets start full.
  */
@@ -37,14 +37,6 @@ sealed interface Counters extends BucketStore {
      * @throws StateUnavailableException when the state cannot be reached in time
      */
     Admitted admit(Ask ask);
-
-    /**
-     * Takes up to {@code wanted} from every counter, as much as the fullest one leaves.
-     *
-     * @return what was taken (0 when a counter is at its limit) and what is left after it
-     * @throws StateUnavailableException when the counters cannot be reached in time
-     */
-    Grant reserve(List<Counter> counters, long wanted);
 
     /** Adds {@code delta} (negative to give back) to every counter. */
     void add(List<Counter> counters, long delta);
@@ -111,8 +103,8 @@ sealed interface Counters extends BucketStore {
     }
 
     /**
-     * Counters of one JVM, under one lock: every operation is a few map lookups. The least recently used
-     * counters are dropped beyond a bound; a dropped counter is seeded again from the store when needed.
+     * Counters and buckets of one JVM, under one lock: every operation is a few map lookups. The least recently
+     * used counters are dropped beyond a bound; a dropped counter is seeded again from the store when needed.
      */
     final class Local implements Counters {
 
@@ -197,18 +189,7 @@ sealed interface Counters extends BucketStore {
             return held == null ? TokenBucket.full(bucket.capacity(), now) : held.refilled(bucket.capacity(), bucket.perMinute(), now);
         }
 
-        @Override
-        public Grant reserve(List<Counter> counters, long wanted) {
-            seed(counters);
-            lock.lock();
-            try {
-                return reserveHeld(counters, wanted);
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** Reserves under the lock, which the caller holds. */
+        /** Takes up to {@code wanted} from every counter, as much as the fullest one leaves; the caller holds the lock. */
         private Grant reserveHeld(List<Counter> counters, long wanted) {
             long left = left(counters);
             long granted = Math.max(0, Math.min(wanted, left));
@@ -332,21 +313,19 @@ sealed interface Counters extends BucketStore {
                 return result
                 """);
 
-        /** KEYS: counters; ARGV: wanted, then per key its limit and ttl (s). Returns {granted, left} or {-1, index}. */
-        private static final RedisScript RESERVE = new RedisScript("""
+        /** KEYS: counters; ARGV: per key its limit and ttl (s). Returns {0, left} or {-1, index}. */
+        private static final RedisScript REMAINING = new RedisScript("""
                 local left = nil
                 for i, key in ipairs(KEYS) do
                   local used = redis.call('GET', key)
                   if not used then return {-1, i} end
-                  local l = tonumber(ARGV[2 * i]) - tonumber(used)
+                  local l = tonumber(ARGV[2 * i - 1]) - tonumber(used)
                   if left == nil or l < left then left = l end
                 end
-                local granted = math.max(0, math.min(tonumber(ARGV[1]), left))
                 for i, key in ipairs(KEYS) do
-                  if granted ~= 0 then redis.call('INCRBY', key, granted) end
-                  redis.call('EXPIRE', key, ARGV[2 * i + 1])
+                  redis.call('EXPIRE', key, ARGV[2 * i])
                 end
-                return {granted, left - granted}
+                return {0, left}
                 """);
 
         /** KEYS: counters; ARGV: delta, then per key its ttl (s). Returns {0, 0} or {-1, index}. */
@@ -427,18 +406,6 @@ sealed interface Counters extends BucketStore {
         }
 
         @Override
-        public Grant reserve(List<Counter> counters, long wanted) {
-            List<String> args = new ArrayList<>();
-            args.add(Long.toString(wanted));
-            for (Counter counter : counters) {
-                args.add(Long.toString(counter.limit()));
-                args.add(Long.toString(counter.ttl().toSeconds()));
-            }
-            List<Long> result = run(RESERVE, counters, args);
-            return new Grant(result.get(0), result.get(1));
-        }
-
-        @Override
         public void add(List<Counter> counters, long delta) {
             List<String> args = new ArrayList<>();
             args.add(Long.toString(delta));
@@ -448,7 +415,12 @@ sealed interface Counters extends BucketStore {
 
         @Override
         public long remaining(List<Counter> counters) {
-            return Math.max(0, reserve(counters, 0).left());
+            List<String> args = new ArrayList<>();
+            for (Counter counter : counters) {
+                args.add(Long.toString(counter.limit()));
+                args.add(Long.toString(counter.ttl().toSeconds()));
+            }
+            return Math.max(0, run(REMAINING, counters, args).get(1));
         }
 
         private List<Long> run(RedisScript script, List<Counter> counters, List<String> args) {
