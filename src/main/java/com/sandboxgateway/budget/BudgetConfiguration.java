@@ -25,7 +25,8 @@ class BudgetConfiguration {
 
     @Bean
     Counters counters(StateProperties state, ObjectProvider<RedisState> redis, Clock clock) {
-        return state.backend() == StateProperties.Backend.REDIS ? new Counters.Redis(redis.getObject(), clock) : new Counters.Local(clock);
+        return state.backend() == StateProperties.Backend.REDIS ? new Counters.Redis(redis.getObject(), clock)
+                : new Counters.Local(clock);
     }
 
     @Bean

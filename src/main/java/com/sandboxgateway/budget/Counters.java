@@ -142,8 +142,9 @@ sealed interface Counters extends BucketStore {
                     RateLimiter.Bucket bucket = asked.get(i);
                     TokenBucket held = bucketAt(bucket, now);
                     if (!held.hasToken()) {
-                        return new Admitted(RateLimiter.refused(bucket, held.remaining(), held.retryAfterMicros(bucket.perMinute())),
-                                false, null);
+                        RateLimiter.Take refused = RateLimiter.refused(bucket, held.remaining(),
+                                held.retryAfterMicros(bucket.perMinute()));
+                        return new Admitted(refused, false, null);
                     }
                     after[i] = held.taken();
                 }
@@ -186,7 +187,8 @@ sealed interface Counters extends BucketStore {
         /** A bucket as it is now; the caller holds the lock. */
         private TokenBucket bucketAt(RateLimiter.Bucket bucket, long now) {
             TokenBucket held = buckets.get(bucket.key());
-            return held == null ? TokenBucket.full(bucket.capacity(), now) : held.refilled(bucket.capacity(), bucket.perMinute(), now);
+            return held == null ? TokenBucket.full(bucket.capacity(), now)
+                    : held.refilled(bucket.capacity(), bucket.perMinute(), now);
         }
 
         /** Takes up to {@code wanted} from every counter, as much as the fullest one leaves; the caller holds the lock. */

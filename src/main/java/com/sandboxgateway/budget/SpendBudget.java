@@ -26,7 +26,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Daily spend caps per team. Paid requests (creating a response or a container) are refused with
- * {@code 429 spend_budget_exhausted} (by {@link Admission}, which checks the spend with the rate limits) once the team's estimated spend of the day (UTC) reached its cap.
+ * {@code 429 spend_budget_exhausted} (by {@link Admission}, which checks the spend with the rate limits) once the
+ * team's estimated spend of the day (UTC) reached its cap.
  * Spend is counted from what the answers report: a finished response's token usage (for streams, from
  * its final event; for background responses, when fetched) and each container session by memory tier,
  * each charged once by id whichever replica sees it.

@@ -27,8 +27,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Turn budgets: a turn is one {@code code_interpreter_call} or {@code shell_call} executed upstream. Before a
  * response is created, turns are reserved atomically from the session's and the user's daily budget (by
  * {@link Admission}, with the rate limits and the spend check), and the request's {@code max_tool_calls} is lowered
- * to what was reserved, so concurrent requests cannot overshoot. Once the answer shows the executed count (a plain answer, a stream's final event, or a
- * background response fetched or cancelled later, on any replica) the reservation is settled to it. A
+ * to what was reserved, so concurrent requests cannot overshoot. Once the answer shows the executed count (a plain
+ * answer, a stream's final event, or a background response fetched or cancelled later, on any replica) the
+ * reservation is settled to it. A
  * reservation whose request never reached the upstream is given back; one whose outcome is unknown (a cut
  * stream) stays charged. Every answer that passed the earlier steps says {@code X-Gateway-Turns-Remaining}.
  */
