@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -181,6 +182,19 @@ class AdmissionStateTest {
         counters.remove(user);
 
         assertThat(counters.available(user)).isEqualTo(2);
+    }
+
+    @Test
+    void shouldSendTheScriptAgainWhenRedisForgotIt() {
+        Counters counters = counters(Backend.REDIS);
+        Counters.Ask ask = ask(List.of(bucket(Scope.USER, 5, 60), bucket(Scope.TEAM, 100, 100)));
+        take(counters, ask);
+
+        redis.connections().text().sync().scriptFlush();
+        RateLimiter.Take afterFlush = take(counters, ask);
+
+        assertThat(afterFlush.allowed()).isTrue();
+        assertThat(afterFlush.remaining()).as("the bucket itself was kept").isEqualTo(3);
     }
 
     private Counters counters(Backend backend) {
