@@ -41,7 +41,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.audit.CodeExecutionAuditor;
 import com.sandboxgateway.audit.CodeOutputsRequested;
-import com.sandboxgateway.audit.RunawaySessions;
+import com.sandboxgateway.budget.Admission;
+import com.sandboxgateway.budget.Budgets;
+import com.sandboxgateway.budget.RunawaySessions;
+import com.sandboxgateway.budget.Sessions;
 import com.sandboxgateway.budget.SpendBudget;
 import com.sandboxgateway.budget.TurnBudget;
 import com.sandboxgateway.containers.ContainerRules;
@@ -75,6 +78,8 @@ import com.sandboxgateway.secrets.TextGuard;
 import com.sandboxgateway.skills.ContainerSkills;
 import com.sandboxgateway.skills.SkillPolicies;
 import com.sandboxgateway.skills.SkillUploads;
+import com.sandboxgateway.state.StateFailures;
+import com.sandboxgateway.state.StateProperties;
 import com.sandboxgateway.tracing.RequestTracing;
 import com.sandboxgateway.upstream.FileFetcher;
 import com.sandboxgateway.upstream.UpstreamClient;
@@ -119,7 +124,8 @@ class PipelineConfiguration {
     @Bean
     PolicyChain policyChain(PolicyProperties policy, TeamPolicies teams, Ownership ownership, OwnershipStore ownershipStore,
                             UpstreamClient upstream, JsonMapper json, ApplicationEventPublisher events, Clock clock,
-                            JdbcClient jdbc, RateLimits rateLimits, SpendBudget spend, TurnBudget turns,
+                            JdbcClient jdbc, RateLimits rateLimits, Budgets budgets, Sessions sessions, SpendBudget spend,
+                            TurnBudget turns, StateProperties state,
                             InjectionDetector injectionDetector, MeterRegistry meters, CodeExecutionAuditor codeAuditor,
                             RunawaySessions runawaySessions, RequestTracing tracing,
                             SafetyIdentifier safetyIdentifier, FileFetcher fileFetcher) {
@@ -131,8 +137,13 @@ class PipelineConfiguration {
         InjectionScreening injection = new InjectionScreening(injectionDetector, policy.org().injection().action(), meters);
         FileSanitizer files = new FileSanitizer(policy, pseudonymizer, guards, scanner, json, injection, events, clock);
         SkillPolicies skills = new SkillPolicies(policy);
+        Admission admission = new Admission(budgets, teams, rateLimits, spend, turns, new StateFailures(state.onFailure()), clock,
+                EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE), EnumSet.of(RESPONSES_CREATE));
         List<OnRoutes<RequestStep>> steps = List.of(
-                always(rateLimits),
+                // Before the admission, which reserves the session's turns.
+                on(sessions, EnumSet.of(RESPONSES_CREATE)),
+                // Rate limits, spend caps and turn budgets in one call to the state, before any costly step.
+                always(admission),
                 on(new ContainerRules(teams), EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE)),
                 // After the tool policy, so a tool a team may not use is named as such.
                 on(new UnsupportedInputs(policy.org().unknownInput(), events, clock), MODEL_INPUT),
@@ -149,9 +160,7 @@ class PipelineConfiguration {
                 on(new ContainerSkills(skills, ownership, files), MODEL_INPUT),
                 on(new CodeOutputsRequested(), EnumSet.of(RESPONSES_CREATE, RESPONSE_GET)),
                 on(safetyIdentifier, EnumSet.of(RESPONSES_CREATE)),
-                on(spend, EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE)),
-                always(turns),
-                // After the turn budget, which resolves the session (and gives its turns back on a refusal).
+                // Last: a session stopped here gets its reservation back (TurnBudget.onFinish).
                 on(runawaySessions, EnumSet.of(RESPONSES_CREATE)));
         List<OnRoutes<ResponseInspector>> inspectors = List.of(
                 on(turns, RESPONSES),

@@ -31,6 +31,12 @@ class ArchitectureTest {
             .that().resideInAPackage("com.sandboxgateway.audit..")
             .should().dependOnClassesThat().resideInAPackage("com.sandboxgateway.proxy..");
 
+    /** Sessions live in the budget, which reads their failures through the query the audit hands it (no cycle). */
+    @ArchTest
+    static final ArchRule theBudgetSitsBelowTheAudit = noClasses()
+            .that().resideInAPackage("com.sandboxgateway.budget..")
+            .should().dependOnClassesThat().resideInAPackage("com.sandboxgateway.audit..");
+
     /** The OpenAI format is read the same way by everyone: its views know no policy, budget or controller. */
     @ArchTest
     static final ArchRule theAnswerModelOnlyReadsTheFormat = classes()

@@ -67,7 +67,7 @@ class PoliciesEndpoint {
     /** The org-wide rules, without the pseudonymization key. */
     record OrgView(FilesView files, List<String> dropColumns, List<String> pseudonymizeColumns, boolean neutralizeFormulas,
                    Map<String, PolicyProperties.Profile> profiles, String secrets, String pii, String injection,
-                   String ownershipScope, int stopAfterFailures, PricingProperties pricing) {
+                   String ownershipScope, boolean stopRunawaySessions, PricingProperties pricing) {
     }
 
     record Policies(OrgView org, Map<String, TeamView> teams) {
@@ -105,7 +105,7 @@ class PoliciesEndpoint {
                 files.defaultExpiry().toString(), files.maxExpiry().toString(), files.deleteAfterUse(), files.opaqueExtensions()),
                 sanitization.dropColumns(), sanitization.pseudonymizeColumns(), sanitization.neutralizeFormulas(),
                 sanitization.profiles(), name(org.secrets().action()), name(org.pii().action()), name(org.injection().action()),
-                name(ownership.scope()), org.turns().stopAfterFailures(), pricing);
+                name(ownership.scope()), org.turns().stopRunawaySessions(), pricing);
     }
 
     private TeamView view(String team, EffectivePolicy policy) {

@@ -22,7 +22,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.StringUtils;
 
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.budget.SessionFailures;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.review.CodeRiskAnalyzer;
 import com.sandboxgateway.review.ReviewProperties;
@@ -78,9 +78,10 @@ class AuditConfiguration {
         });
     }
 
+    /** A session's failed code blocks in a row, as the audit trail keeps them; read by the review and the budgets. */
     @Bean
     SessionFailures sessionFailures(JdbcAuditStore store, JsonMapper json) {
-        return new SessionFailures(store, json);
+        return new SessionFailures(store::latestCodeDetails, json);
     }
 
     /** Audits executed code with its review flags; placed among the inspectors by the pipeline configuration. */
@@ -90,12 +91,6 @@ class AuditConfiguration {
                                               AuditProperties properties, MeterRegistry meters, JsonMapper json, Clock clock) {
         return new CodeExecutionAuditor(auditLog, store, new CodeReview(analyzer, teams, failures, review.failureStreak()),
                 meters, json, clock, properties.maxOutputChars());
-    }
-
-    /** Stops runaway sessions; placed among the request steps by the pipeline configuration. */
-    @Bean
-    RunawaySessions runawaySessions(SessionFailures failures, PolicyProperties policy) {
-        return new RunawaySessions(failures, policy.org().turns().stopAfterFailures());
     }
 
     /**

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.TransactionException;
 
+import com.sandboxgateway.budget.SessionFailures;
 import com.sandboxgateway.openai.Answer;
 import com.sandboxgateway.openai.ItemKind;
 import com.sandboxgateway.openai.OutputItem;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.budget.SessionFailures;
 import com.sandboxgateway.openai.OpenAiFormat;
 import com.sandboxgateway.openai.OutputItem;
 import com.sandboxgateway.policy.DomainName;

@@ -7,32 +7,54 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.review.ReviewProperties;
 import com.sandboxgateway.state.RedisState;
 import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateProperties;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-/** Turn and spend budgets: counters in this JVM or in Redis (after {@code gateway.state.backend}), charges in the database. */
+/**
+ * Turn and spend budgets and the rate-limit buckets: counters and buckets in this JVM or in Redis (after
+ * {@code gateway.state.backend}), charges in the database.
+ */
 @Configuration(proxyBeanMethods = false)
 class BudgetConfiguration {
 
     @Bean
-    Budgets budgets(StateProperties state, ObjectProvider<RedisState> redis, JdbcClient jdbc, Clock clock, TeamPolicies teams) {
-        Counters counters = state.backend() == StateProperties.Backend.REDIS
-                ? new Counters.Redis(redis.getObject()) : new Counters.Local();
+    Counters counters(StateProperties state, ObjectProvider<RedisState> redis, Clock clock) {
+        return state.backend() == StateProperties.Backend.REDIS ? new Counters.Redis(redis.getObject(), clock)
+                : new Counters.Local(clock);
+    }
+
+    @Bean
+    Budgets budgets(Counters counters, JdbcClient jdbc, Clock clock, TeamPolicies teams) {
         return new Budgets(counters, new BudgetStore(jdbc, clock), teams, clock);
     }
 
     @Bean
-    TurnBudget turnBudget(Budgets budgets, TeamPolicies teams, StateProperties state, Clock clock, MeterRegistry meters) {
-        return new TurnBudget(budgets, teams, new StateFailures(state.onFailure()), clock, meters);
+    Sessions sessions(Budgets budgets, StateProperties state) {
+        return new Sessions(budgets.store(), new StateFailures(state.onFailure()));
+    }
+
+    /**
+     * Stops runaway sessions when {@code gateway.policy.org.turns.stop-runaway-sessions} says so: those with more failed
+     * code blocks in a row than {@code gateway.review.failure-streak}, the blocks the review flags {@code runaway_session}.
+     */
+    @Bean
+    RunawaySessions runawaySessions(SessionFailures failures, PolicyProperties policy, ReviewProperties review) {
+        return new RunawaySessions(failures, policy.org().turns().stopRunawaySessions() ? review.failureStreak() + 1 : 0);
     }
 
     @Bean
-    SpendBudget spendBudget(Budgets budgets, TeamPolicies teams, PricingProperties pricing, StateProperties state, Clock clock,
-                            MeterRegistry meters) {
-        return new SpendBudget(budgets, teams, new Pricing(pricing), new StateFailures(state.onFailure()), clock, meters);
+    TurnBudget turnBudget(Budgets budgets, TeamPolicies teams, MeterRegistry meters) {
+        return new TurnBudget(budgets, teams, meters);
+    }
+
+    @Bean
+    SpendBudget spendBudget(Budgets budgets, TeamPolicies teams, PricingProperties pricing, Clock clock, MeterRegistry meters) {
+        return new SpendBudget(budgets, teams, new Pricing(pricing), clock, meters);
     }
 }

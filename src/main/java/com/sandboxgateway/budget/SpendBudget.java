@@ -17,10 +17,8 @@ import com.sandboxgateway.openai.OutputItem;
 import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.RequestStep;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.TeamPolicies;
-import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateUnavailableException;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,12 +26,13 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Daily spend caps per team. Paid requests (creating a response or a container) are refused with
- * {@code 429 spend_budget_exhausted} once the team's estimated spend of the day (UTC) reached its cap.
+ * {@code 429 spend_budget_exhausted} (by {@link Admission}, which checks the spend with the rate limits) once the
+ * team's estimated spend of the day (UTC) reached its cap.
  * Spend is counted from what the answers report: a finished response's token usage (for streams, from
  * its final event; for background responses, when fetched) and each container session by memory tier,
  * each charged once by id whichever replica sees it.
  */
-public final class SpendBudget implements RequestStep, ResponseInspector {
+public final class SpendBudget implements ResponseInspector {
 
     private static final Logger log = LoggerFactory.getLogger(SpendBudget.class);
     private static final String DEFAULT_TIER = "1g";
@@ -43,34 +42,25 @@ public final class SpendBudget implements RequestStep, ResponseInspector {
     private final BudgetStore store;
     private final TeamPolicies teams;
     private final Pricing pricing;
-    private final StateFailures failures;
     private final Clock clock;
     private final MeterRegistry meters;
 
-    SpendBudget(Budgets budgets, TeamPolicies teams, Pricing pricing, StateFailures failures, Clock clock,
+    SpendBudget(Budgets budgets, TeamPolicies teams, Pricing pricing, Clock clock,
                 MeterRegistry meters) {
         this.budgets = budgets;
         this.counters = budgets.counters();
         this.store = budgets.store();
         this.teams = teams;
         this.pricing = pricing;
-        this.failures = failures;
         this.clock = clock;
         this.meters = meters;
     }
 
-    @Override
-    public Decision apply(Exchange exchange) {
-        String team = exchange.principal().team();
-        long left;
-        try {
-            left = counters.remaining(List.of(counter(team, LocalDate.now(clock))));
-        } catch (StateUnavailableException e) {
-            return failures.decide("spend caps", e);
-        }
-        if (left > 0) {
-            return Decision.PROCEED;
-        }
+    /**
+     * The refusal of a paid request whose team reached its cap ({@link Admission} checks the spend), until midnight
+     * UTC when the day's counter starts again.
+     */
+    Decision exhausted(String team) {
         Duration untilMidnight = Duration.between(clock.instant(),
                 LocalDate.now(clock).plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC));
         return Decision.reject(ErrorCode.SPEND_BUDGET_EXHAUSTED, "Team " + team + " has reached its daily spend cap of $"

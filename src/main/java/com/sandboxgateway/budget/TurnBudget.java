@@ -1,12 +1,10 @@
 package com.sandboxgateway.budget;
 
-import java.time.Clock;
 import java.time.LocalDate;
 import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.dao.DataAccessException;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayHeaders;
@@ -17,12 +15,9 @@ import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.RequestStep;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.policy.TurnReservation;
-import com.sandboxgateway.state.StateFailures;
-import com.sandboxgateway.state.StateUnavailableException;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
@@ -30,14 +25,15 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Turn budgets: a turn is one {@code code_interpreter_call} or {@code shell_call} executed upstream. Before a
- * response is created, turns are reserved atomically from the session's and the user's daily budget, and the
- * request's {@code max_tool_calls} is lowered to what was reserved, so concurrent requests cannot
- * overshoot. Once the answer shows the executed count (a plain answer, a stream's final event, or a
- * background response fetched or cancelled later, on any replica) the reservation is settled to it. A
+ * response is created, turns are reserved atomically from the session's and the user's daily budget (by
+ * {@link Admission}, with the rate limits and the spend check), and the request's {@code max_tool_calls} is lowered
+ * to what was reserved, so concurrent requests cannot overshoot. Once the answer shows the executed count (a plain
+ * answer, a stream's final event, or a background response fetched or cancelled later, on any replica) the
+ * reservation is settled to it. A
  * reservation whose request never reached the upstream is given back; one whose outcome is unknown (a cut
  * stream) stays charged. Every answer that passed the earlier steps says {@code X-Gateway-Turns-Remaining}.
  */
-public final class TurnBudget implements RequestStep, ResponseInspector {
+public final class TurnBudget implements ResponseInspector {
 
     private static final Logger log = LoggerFactory.getLogger(TurnBudget.class);
 
@@ -45,47 +41,36 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
     private final Counters counters;
     private final BudgetStore store;
     private final TeamPolicies teams;
-    private final StateFailures failures;
-    private final Clock clock;
     private final MeterRegistry meters;
 
-    TurnBudget(Budgets budgets, TeamPolicies teams, StateFailures failures, Clock clock, MeterRegistry meters) {
+    TurnBudget(Budgets budgets, TeamPolicies teams, MeterRegistry meters) {
         this.budgets = budgets;
         this.counters = budgets.counters();
         this.store = budgets.store();
         this.teams = teams;
-        this.failures = failures;
-        this.clock = clock;
         this.meters = meters;
     }
 
-    @Override
-    public Decision apply(Exchange exchange) {
-        String user = exchange.principal().user();
-        EffectivePolicy.Limits limits = teams.of(exchange.principal()).limits();
-        LocalDate day = LocalDate.now(clock);
-        ObjectNode request = exchange.json();
-        if (exchange.route().route() != Route.RESPONSES_CREATE || request == null) {
-            answerRemaining(exchange, counters(user, exchange.session(), day, limits));
-            return Decision.PROCEED;
-        }
+    /**
+     * The turns a new response asks for: none when it offers no code execution, else its {@code max_tool_calls}
+     * within the session's budget.
+     */
+    static long wanted(ObjectNode request, EffectivePolicy.Limits limits) {
         JsonNode clientMax = request.get("max_tool_calls");
-        long wanted = !OpenAiFormat.offersCodeExecution(request.path("tools")) ? 0
+        return !OpenAiFormat.offersCodeExecution(request.path("tools")) ? 0
                 : clientMax != null && clientMax.canConvertToLong() ? Math.min(clientMax.asLong(), limits.turnsPerSession())
                 : limits.turnsPerSession();
-        String session;
-        Counters.Grant grant;
-        try {
-            session = session(exchange, request);
-            grant = counters.reserve(counters(user, session, day, limits), wanted);
-        } catch (StateUnavailableException e) {
-            return failures.decide("turn budgets", e);
-        }
+    }
+
+    /**
+     * A new response's turns, once reserved ({@link Admission}): the session and what is left go on the answer, a
+     * request whose budgets had nothing left is refused, and its {@code max_tool_calls} is lowered to what was reserved.
+     */
+    Decision reserved(Exchange exchange, ObjectNode request, LocalDate day, long wanted, Counters.Grant grant) {
+        EffectivePolicy.Limits limits = teams.of(exchange.principal()).limits();
+        String session = exchange.session();
         if (session != null) {
-            exchange.sessionResolved(session);
             exchange.addResponseHeader(GatewayHeaders.SESSION, session);
-        } else {
-            exchange.startsSession();
         }
         long left = session == null ? Math.min(grant.left(), limits.turnsPerSession() - grant.granted()) : grant.left();
         // Until the answer shows what ran, the reservation is still the session's: a stream's headers go out
@@ -96,6 +81,7 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
                     + limits.turnsPerSession() + " code blocks or shell calls and a user " + limits.turnsPerUserPerDay()
                     + " per day (UTC). Start a new session, or retry tomorrow.");
         }
+        JsonNode clientMax = request.get("max_tool_calls");
         if (wanted > 0 && (clientMax == null || clientMax.asLong() > grant.granted())) {
             request.put("max_tool_calls", grant.granted());
             exchange.jsonEdited();
@@ -105,6 +91,13 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
         return Decision.PROCEED;
     }
 
+    /**
+     * What is left, on a request that reserves nothing: the session's turns (of the client's
+     * {@code X-Gateway-Session}) and the user's of the day.
+     */
+    static void shown(Exchange exchange, Counters.Grant grant) {
+        exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(Math.max(0, grant.left())));
+    }
 
     @Override
     public void inspect(Exchange exchange, Answer answer) {
@@ -151,19 +144,6 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             }
         } catch (RuntimeException e) {
             log.warn("The turn reservation of request {} could not be closed; it stays charged: {}", exchange.requestId(), e.toString());
-        }
-    }
-
-    /**
-     * What is left, on an answer that reserves nothing: the session's turns (of the client's
-     * {@code X-Gateway-Session}) and the user's of the day. Left out when the counters cannot be read; the
-     * request itself needs no turns.
-     */
-    private void answerRemaining(Exchange exchange, List<Counter> budgets) {
-        try {
-            exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(counters.remaining(budgets)));
-        } catch (StateUnavailableException e) {
-            log.debug("Turns left unknown: {}", e.getMessage());
         }
     }
 
@@ -239,32 +219,6 @@ public final class TurnBudget implements RequestStep, ResponseInspector {
             log.warn("The turns of background response {} could not be settled now; retrieving it again settles them: {}",
                     responseId, e.toString());
         }
-    }
-
-    /**
-     * The session of a new response: the client's {@code X-Gateway-Session}, else the conversation it
-     * belongs to, else the session of the response it continues, else the container it names;
-     * {@code null} when it starts a new one.
-     */
-    private String session(Exchange exchange, ObjectNode request) {
-        if (exchange.session() != null) {
-            return exchange.session();
-        }
-        // A conversation is a session: every response in it draws on the same turns.
-        JsonNode conversation = request.path("conversation");
-        String conversationId = conversation.isObject() ? conversation.path("id").asString(null) : conversation.asString(null);
-        if (conversationId != null) {
-            return conversationId;
-        }
-        String previous = request.path("previous_response_id").asString(null);
-        if (previous != null) {
-            try {
-                return store.sessionOf(previous, exchange.principal().user()).orElse(previous);
-            } catch (DataAccessException e) {
-                throw new StateUnavailableException("the session of the previous response could not be read", e);
-            }
-        }
-        return OpenAiFormat.namedContainer(request.path("tools"));
     }
 
     /** The counters a reservation took from; a session that did not exist yet had no counter. */

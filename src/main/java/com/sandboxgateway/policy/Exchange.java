@@ -83,9 +83,10 @@ public final class Exchange {
     }
 
     /**
-     * The session: the {@code X-Gateway-Session} header, or for responses the one the budget step
-     * resolved (the root of the {@code previous_response_id} chain, an explicit container); for a request
-     * that starts a session, the response's id once an answer named it; {@code null} when none is known yet.
+     * The session: the {@code X-Gateway-Session} header, or for a new response the one {@code budget.Sessions}
+     * resolved (its conversation, the root of the {@code previous_response_id} chain, an explicit container); for
+     * a request that starts a session, the response's id once an answer named it; {@code null} when none is known
+     * yet. A fetched response's session is known once its turn charge was read from its answer.
      */
     public String session() {
         return session == null && startsSession ? responseId : session;

@@ -97,17 +97,24 @@ public record PolicyProperties(@DefaultValue Org org, @DefaultValue Map<String, 
      *
      * @param maxPerSession turns one session may execute in all
      * @param maxPerUserPerDay turns one user may execute per day (UTC)
-     * @param stopAfterFailures a session whose last this many code blocks all failed is stopped: new
-     *        responses in it are refused ({@code turn_budget_exhausted}); 0 never stops a session
+     * @param stopRunawaySessions whether a runaway session (more failed code blocks in a row than
+     *        {@code gateway.review.failure-streak}, the one definition, which flags its block {@code runaway_session})
+     *        is stopped: new responses in it are refused ({@code turn_budget_exhausted})
+     * @param stopAfterFailures the former, second threshold for stopping a session; refused at start, naming its
+     *        replacement, so a configuration that relied on it does not lose its stop silently
      */
     public record Turns(@DefaultValue("20") int maxPerSession, @DefaultValue("500") int maxPerUserPerDay,
-                        @DefaultValue("0") int stopAfterFailures) {
+                        @DefaultValue("false") boolean stopRunawaySessions, Integer stopAfterFailures) {
 
         public Turns {
             Setting.atLeast(1, maxPerSession, "gateway.policy.org.turns.max-per-session", RateLimit.STOP_INSTEAD);
             Setting.atLeast(1, maxPerUserPerDay, "gateway.policy.org.turns.max-per-user-per-day", RateLimit.STOP_INSTEAD);
-            Setting.atLeast(0, stopAfterFailures, "gateway.policy.org.turns.stop-after-failures",
-                    "Set how many failed code blocks in a row stop a session, or 0 to never stop one.");
+            if (stopAfterFailures != null) {
+                throw new InvalidSettingException("gateway.policy.org.turns.stop-after-failures", stopAfterFailures.toString(),
+                        "a runaway session is now defined once, by gateway.review.failure-streak",
+                        "To stop a session once N code blocks in a row failed, set gateway.review.failure-streak to N - 1 "
+                                + "and gateway.policy.org.turns.stop-runaway-sessions to true.");
+            }
         }
     }
 

@@ -1,43 +1,44 @@
 package com.sandboxgateway.ratelimit;
 
 import java.time.Duration;
-import java.util.function.Supplier;
+import java.util.ArrayList;
+import java.util.List;
 
+import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.policy.EffectivePolicy;
-import com.sandboxgateway.state.RedisState;
 import com.sandboxgateway.state.StateUnavailableException;
 
-import io.github.bucket4j.Bucket;
-import io.github.bucket4j.BucketConfiguration;
-import io.github.bucket4j.ConsumptionProbe;
-
 /**
- * Token buckets per user and per team. A user's bucket holds {@code burst} tokens and refills at
- * {@code requests-per-minute}; a team's holds and refills {@code team-requests-per-minute}. The limits
- * are part of each bucket's key, so a changed policy starts fresh buckets instead of mixing old and new.
+ * Token buckets per run-time key, user and team. A user's bucket holds {@code burst} tokens and refills at
+ * {@code requests-per-minute}; a team's holds and refills {@code team-requests-per-minute}; a run-time key with a
+ * limit of its own has a bucket that holds and refills that limit. A request takes one token from each, in that order;
+ * a refusal by a later bucket gives the earlier ones their token back, so a refusal costs nothing. The limits are
+ * part of each bucket's key, so a changed policy starts fresh buckets instead of mixing old and new.
  */
 public final class RateLimiter {
 
     private static final Duration MINUTE = Duration.ofMinutes(1);
 
-    private final Buckets buckets;
+    private final BucketStore store;
 
-    private RateLimiter(Buckets buckets) {
-        this.buckets = buckets;
+    public RateLimiter(BucketStore store) {
+        this.store = store;
     }
 
-    /** Buckets in this JVM. */
-    public static RateLimiter local() {
-        return new RateLimiter(new Buckets.Local());
-    }
+    public enum Scope { KEY, USER, TEAM }
 
-    /** Buckets in Redis, each call bounded by {@code timeout} and retried at most {@code maxRetries} times on contention. */
-    public static RateLimiter redis(RedisState redis, Duration timeout, int maxRetries) {
-        return new RateLimiter(new Buckets.Redis(redis, timeout, maxRetries));
+    /**
+     * One bucket a request takes a token from.
+     *
+     * @param key where the bucket lives
+     * @param capacity how many requests may come at once
+     * @param perMinute its refill rate, the quota per minute
+     */
+    public record Bucket(Scope scope, String key, int capacity, int perMinute) {
     }
 
     /**
-     * The outcome of taking one request from a bucket.
+     * The outcome of taking one request from the buckets.
      *
      * @param perMinute the bucket's quota per minute (its refill rate)
      * @param burst the bucket's capacity: how many requests may come at once
@@ -48,54 +49,36 @@ public final class RateLimiter {
                        Duration reset) {
     }
 
-    public enum Scope { KEY, USER, TEAM }
+    /** The buckets a request of this principal takes a token from, in the order they are taken. */
+    public static List<Bucket> bucketsOf(Principal principal, EffectivePolicy.Limits limits) {
+        List<Bucket> buckets = new ArrayList<>(3);
+        Integer keyPerMinute = principal.limits().requestsPerMinute();
+        if (keyPerMinute != null) {
+            buckets.add(new Bucket(Scope.KEY, "bucket:k:" + principal.keyId() + ":" + keyPerMinute, keyPerMinute, keyPerMinute));
+        }
+        buckets.add(userBucket(principal.user(), limits));
+        int teamRate = limits.teamRequestsPerMinute();
+        buckets.add(new Bucket(Scope.TEAM, "bucket:t:" + principal.team() + ":" + teamRate, teamRate, teamRate));
+        return buckets;
+    }
 
-    /**
-     * Takes one request from the user's bucket, then from the team's. A request the team's bucket
-     * refuses gives the user's token back, so a refusal never costs the user anything.
-     *
-     * @return the refusing bucket's outcome, or the user's when both allowed
-     * @throws StateUnavailableException when the buckets cannot be reached in time
-     */
-    public Take take(String user, String team, EffectivePolicy.Limits limits) {
-        return reaching(() -> takeFromBoth(user, team, limits));
+    /** A refusal by {@code bucket}, which holds {@code remaining} whole tokens and has one again in {@code retryAfterMicros}. */
+    public static Take refused(Bucket bucket, long remaining, long retryAfterMicros) {
+        return take(bucket, false, remaining, Duration.ofNanos(1000 * retryAfterMicros));
     }
 
     /**
-     * Takes one request from a run-time key's own bucket ({@code keyPerMinute}, as capacity and refill), then
-     * as {@link #take(String, String, EffectivePolicy.Limits)}; a refusal there gives the key's token back. A key's
-     * bucket only narrows: the user's and the team's still apply to every request of the key.
+     * Every bucket gave a token; {@code remaining} is what each holds after it, in the order of {@code buckets}.
      *
-     * @return the refusing bucket's outcome, or, when all allowed, the key's or the user's, whichever has less left
+     * @return the key's outcome or the user's, whichever has less left (the team's is shared, and not shown)
      */
-    public Take take(String keyId, int keyPerMinute, String user, String team, EffectivePolicy.Limits limits) {
-        return reaching(() -> {
-            Bucket keyBucket = buckets.bucket("rl:k:" + keyId + ":" + keyPerMinute, configuration(keyPerMinute, keyPerMinute));
-            Take byKey = take(Scope.KEY, keyBucket, keyPerMinute, keyPerMinute);
-            if (!byKey.allowed()) {
-                return byKey;
-            }
-            Take rest = takeFromBoth(user, team, limits);
-            if (!rest.allowed()) {
-                keyBucket.addTokens(1);
-                return rest;
-            }
-            return byKey.remaining() < rest.remaining() ? byKey : rest;
-        });
-    }
-
-    private Take takeFromBoth(String user, String team, EffectivePolicy.Limits limits) {
-        Bucket userBucket = userBucket(user, limits);
-        Take byUser = take(Scope.USER, userBucket, limits.burst(), limits.requestsPerMinute());
-        if (!byUser.allowed()) {
-            return byUser;
+    public static Take allowed(List<Bucket> buckets, long[] remaining) {
+        int user = 0;
+        while (buckets.get(user).scope() != Scope.USER) {
+            user++;
         }
-        Take byTeam = take(Scope.TEAM, teamBucket(team, limits), limits.teamRequestsPerMinute(), limits.teamRequestsPerMinute());
-        if (!byTeam.allowed()) {
-            userBucket.addTokens(1);
-            return byTeam;
-        }
-        return byUser;
+        int shown = buckets.get(0).scope() == Scope.KEY && remaining[0] < remaining[user] ? 0 : user;
+        return take(buckets.get(shown), true, remaining[shown], Duration.ZERO);
     }
 
     /**
@@ -104,7 +87,7 @@ public final class RateLimiter {
      * @throws StateUnavailableException when the buckets cannot be reached in time
      */
     public long available(String user, EffectivePolicy.Limits limits) {
-        return reaching(() -> userBucket(user, limits).getAvailableTokens());
+        return store.available(userBucket(user, limits));
     }
 
     /**
@@ -113,47 +96,17 @@ public final class RateLimiter {
      * @throws StateUnavailableException when the buckets cannot be reached in time
      */
     public void reset(String user, EffectivePolicy.Limits limits) {
-        reaching(() -> {
-            buckets.remove(userKey(user, limits));
-            return null;
-        });
+        store.remove(userBucket(user, limits));
     }
 
-    /** Any failure of the bucket store (Redis down, timed out, contention beyond the retries) is the state being unavailable. */
-    private static <T> T reaching(Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (StateUnavailableException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new StateUnavailableException("the rate-limit buckets could not be reached", e);
-        }
+    private static Bucket userBucket(String user, EffectivePolicy.Limits limits) {
+        return new Bucket(Scope.USER, "bucket:u:" + user + ":" + limits.requestsPerMinute() + "/" + limits.burst(),
+                limits.burst(), limits.requestsPerMinute());
     }
 
-    private Bucket userBucket(String user, EffectivePolicy.Limits limits) {
-        return buckets.bucket(userKey(user, limits), configuration(limits.burst(), limits.requestsPerMinute()));
-    }
-
-    private Bucket teamBucket(String team, EffectivePolicy.Limits limits) {
-        int rate = limits.teamRequestsPerMinute();
-        return buckets.bucket("rl:t:" + team + ":" + rate, configuration(rate, rate));
-    }
-
-    private static String userKey(String user, EffectivePolicy.Limits limits) {
-        return "rl:u:" + user + ":" + limits.requestsPerMinute() + "/" + limits.burst();
-    }
-
-    private static BucketConfiguration configuration(int capacity, int perMinute) {
-        return BucketConfiguration.builder()
-                .addLimit(limit -> limit.capacity(capacity).refillGreedy(perMinute, MINUTE))
-                .build();
-    }
-
-    private static Take take(Scope scope, Bucket bucket, int capacity, int perMinute) {
-        ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
-        long missing = capacity - probe.getRemainingTokens();
-        Duration reset = Duration.ofNanos(MINUTE.toNanos() * missing / perMinute);
-        return new Take(scope, probe.isConsumed(), perMinute, capacity, probe.getRemainingTokens(),
-                Duration.ofNanos(probe.getNanosToWaitForRefill()), reset);
+    private static Take take(Bucket bucket, boolean allowed, long remaining, Duration retryAfter) {
+        long missing = bucket.capacity() - remaining;
+        Duration reset = Duration.ofNanos(MINUTE.toNanos() * missing / bucket.perMinute());
+        return new Take(bucket.scope(), allowed, bucket.perMinute(), bucket.capacity(), remaining, retryAfter, reset);
     }
 }

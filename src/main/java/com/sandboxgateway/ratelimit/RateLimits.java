@@ -7,51 +7,30 @@ import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayHeaders;
 import com.sandboxgateway.metrics.MeterFamily;
 import com.sandboxgateway.policy.Decision;
-import com.sandboxgateway.policy.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.RequestStep;
-import com.sandboxgateway.policy.TeamPolicies;
-import com.sandboxgateway.state.StateFailures;
-import com.sandboxgateway.state.StateUnavailableException;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The first step of every request: one token from the caller's bucket and one from the team's. The
- * answer carries the user's bucket in the IETF RateLimit header vocabulary (draft-ietf-httpapi-ratelimit-headers):
- * {@code RateLimit-Limit} the quota of the window ({@code requests-per-minute}), {@code RateLimit-Policy}
- * the quota, window and burst ({@code 60;w=60;burst=10}), {@code RateLimit-Remaining} what may be sent now,
- * {@code RateLimit-Reset} seconds until the bucket is full. A refusal is {@code 429 rate_limit_exceeded} with
- * {@code Retry-After} and the refusing bucket's figures, in the same words as its message.
+ * What a request's rate limits say to the client, once its tokens were taken ({@code budget.Admission} takes them
+ * with the budget checks, in one call to the state). The answer carries the user's bucket in the IETF RateLimit
+ * header vocabulary (draft-ietf-httpapi-ratelimit-headers): {@code RateLimit-Limit} the quota of the window
+ * ({@code requests-per-minute}), {@code RateLimit-Policy} the quota, window and burst ({@code 60;w=60;burst=10}),
+ * {@code RateLimit-Remaining} what may be sent now, {@code RateLimit-Reset} seconds until the bucket is full. A
+ * refusal is {@code 429 rate_limit_exceeded} with {@code Retry-After} and the refusing bucket's figures, in the same
+ * words as its message.
  */
-public final class RateLimits implements RequestStep {
+public final class RateLimits {
 
-    private final RateLimiter limiter;
-    private final TeamPolicies teams;
-    private final StateFailures failures;
     private final MeterFamily<Counter> decisions;
 
-    public RateLimits(RateLimiter limiter, TeamPolicies teams, StateFailures failures, MeterRegistry meters) {
-        this.limiter = limiter;
-        this.teams = teams;
-        this.failures = failures;
+    public RateLimits(MeterRegistry meters) {
         this.decisions = MeterFamily.counters(meters, "gateway.ratelimit.decisions", null, "scope", "outcome");
     }
 
-    @Override
-    public Decision apply(Exchange exchange) {
-        String user = exchange.principal().user();
-        String team = exchange.principal().team();
-        EffectivePolicy.Limits limits = teams.of(team).limits();
-        RateLimiter.Take take;
-        try {
-            Integer keyPerMinute = exchange.principal().limits().requestsPerMinute();
-            take = keyPerMinute == null ? limiter.take(user, team, limits)
-                    : limiter.take(exchange.principal().keyId(), keyPerMinute, user, team, limits);
-        } catch (StateUnavailableException e) {
-            return failures.decide("rate limits", e);
-        }
+    /** Counts the outcome, writes its headers, and says whether the request may go on. */
+    public Decision answer(Exchange exchange, RateLimiter.Take take) {
         decisions.with(take.scope().name().toLowerCase(Locale.ROOT), take.allowed() ? "allowed" : "denied").increment();
         exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_LIMIT, Long.toString(take.perMinute()));
         exchange.addResponseHeader(GatewayHeaders.RATE_LIMIT_POLICY, take.perMinute() + ";w=60;burst=" + take.burst());
@@ -64,7 +43,7 @@ public final class RateLimits implements RequestStep {
         String whose = switch (take.scope()) {
             case KEY -> "your key's limit of " + take.perMinute() + " requests per minute";
             case USER -> "your limit of " + take.perMinute() + " requests per minute (bursts of " + take.burst() + ")";
-            case TEAM -> "team " + team + "'s limit of " + take.perMinute() + " requests per minute";
+            case TEAM -> "team " + exchange.principal().team() + "'s limit of " + take.perMinute() + " requests per minute";
         };
         return Decision.reject(ErrorCode.RATE_LIMIT_EXCEEDED,
                 "Rate limit exceeded: " + whose + ". Retry after " + retryAfter + " s.").retryAfter(Duration.ofSeconds(retryAfter));

@@ -13,8 +13,6 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
@@ -37,9 +35,8 @@ public final class RedisState implements AutoCloseable {
     private volatile Connections connections;
     private volatile long nextAttemptNanos;
 
-    /** The two connections: text for counters and scripts, binary values for bucket4j's bucket state. */
-    public record Connections(StatefulRedisConnection<String, String> text,
-                              StatefulRedisConnection<String, byte[]> buckets) {
+    /** The connection for counters, buckets and scripts; every value is text. */
+    public record Connections(StatefulRedisConnection<String, String> text) {
     }
 
     public RedisState(RedisURI uri, Duration timeout) {
@@ -101,13 +98,7 @@ public final class RedisState implements AutoCloseable {
     }
 
     private Connections connect() {
-        StatefulRedisConnection<String, String> text = client.connect(StringCodec.UTF8);
-        try {
-            return new Connections(text, client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE)));
-        } catch (RuntimeException e) {
-            text.close();
-            throw e;
-        }
+        return new Connections(client.connect(StringCodec.UTF8));
     }
 
     /**
@@ -132,7 +123,6 @@ public final class RedisState implements AutoCloseable {
         Connections current = connections;
         if (current != null) {
             current.text().close();
-            current.buckets().close();
         }
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }

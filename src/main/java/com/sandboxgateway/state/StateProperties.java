@@ -13,11 +13,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param onFailure what a request gets when the state cannot be read or written in time: {@code deny}
  *        (503 {@code state_unavailable}) or {@code allow} (served unmetered, and said so in the logs)
  * @param timeout the longest one Redis call may take, connecting included; a decision never waits longer
- * @param maxRetries how often a rate-limit update that lost a race with another replica is retried
  */
 @ConfigurationProperties("gateway.state")
 public record StateProperties(@DefaultValue("memory") Backend backend, @DefaultValue("deny") OnFailure onFailure,
-                              @DefaultValue("250ms") Duration timeout, @DefaultValue("25") int maxRetries) {
+                              @DefaultValue("250ms") Duration timeout) {
 
     public enum Backend { MEMORY, REDIS }
 

@@ -36,6 +36,7 @@ import com.openai.models.responses.ResponseRetrieveParams;
 import com.openai.models.responses.ResponseStreamEvent;
 import com.openai.models.responses.Tool;
 import com.sandboxgateway.support.GatewayIntegrationTest;
+import com.sandboxgateway.support.PlantedSecrets;
 import com.sandboxgateway.support.ScriptedUpstream;
 import com.sandboxgateway.support.ScriptedUpstreamIntegrationTest;
 
@@ -147,6 +148,22 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
         assertThat(refused.statusCode()).isEqualTo(400);
         assertThat(get("/v1/files", ALICE_KEY, session).headers().firstValue("X-Gateway-Turns-Remaining"))
                 .as("the reservation went back: nothing ran").hasValue("3");
+    }
+
+    @Test
+    void shouldGiveAllTurnsBackWhenALaterStepRefusedTheRequest() throws Exception {
+        String session = "session-" + UUID.randomUUID();
+        String withSecret = codeRequest(false, false).replace("\"input\":\"plot\"",
+                "\"input\":\"plot, then deploy with " + PlantedSecrets.githubToken() + "\"");
+
+        HttpResponse<String> refused = post("/v1/responses", ALICE_KEY, session, withSecret);
+
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.body()).contains("secret_detected");
+        assertThat(refused.headers().firstValue("X-Gateway-Turns-Remaining")).as("reserved by the admission, before the refusal")
+                .hasValue("3");
+        assertThat(get("/v1/files", ALICE_KEY, session).headers().firstValue("X-Gateway-Turns-Remaining"))
+                .as("the reservation went back: the request never went upstream").hasValue("3");
     }
 
     @Test

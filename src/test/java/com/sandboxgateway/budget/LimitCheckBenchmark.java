@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -18,6 +19,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.policy.EffectivePolicy;
 import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.policy.TeamPolicies;
@@ -27,9 +29,9 @@ import com.sandboxgateway.state.RedisState;
 import io.lettuce.core.RedisURI;
 
 /**
- * What the limit and budget checks add to one code-running request, on each backend: the rate-limit
- * take (user and team buckets), the spend check, the turn reservation before the call and its
- * settlement after it. The database is touched only to seed a counter the first time, as in service.
+ * What the limit and budget checks add to one code-running request, on each backend: the admission (the
+ * rate-limit take of the user and team buckets, the spend check and the turn reservation, in one call) before the
+ * call and the settlement after it. The database is touched only to seed a counter the first time, as in service.
  *
  * <p>Run (Redis on 127.0.0.1:6379): {@code ./mvnw -q test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt &&
  * java -cp target/classes:target/test-classes:$(cat target/cp.txt) com.sandboxgateway.budget.LimitCheckBenchmark}
@@ -50,21 +52,20 @@ public final class LimitCheckBenchmark {
         TeamPolicies teams = new TeamPolicies(new Binder(new MapConfigurationPropertySource(Map.of(
                 "gateway.policy.org.spend.max-usd-per-team-per-day", "1000000"))).bindOrCreate("gateway.policy", PolicyProperties.class));
 
-        run("memory", RateLimiter.local(), new Budgets(new Counters.Local(), store, teams, Clock.systemUTC()));
+        run("memory", new Budgets(new Counters.Local(Clock.systemUTC()), store, teams, Clock.systemUTC()));
         try (RedisState redis = new RedisState(RedisURI.create("redis://127.0.0.1:6379"), Duration.ofMillis(250))) {
-            run("redis", RateLimiter.redis(redis, Duration.ofMillis(250), 25),
-                    new Budgets(new Counters.Redis(redis), store, teams, Clock.systemUTC()));
+            run("redis", new Budgets(new Counters.Redis(redis, Clock.systemUTC()), store, teams, Clock.systemUTC()));
         }
     }
 
-    private static void run(String backend, RateLimiter limiter, Budgets budgets) throws Exception {
+    private static void run(String backend, Budgets budgets) throws Exception {
         for (int i = 0; i < WARMUP; i++) {
-            check(limiter, budgets, "warmup-" + (i % 8));
+            check(budgets, "warmup-" + (i % 8));
         }
         long[] single = new long[MEASURED];
         for (int i = 0; i < MEASURED; i++) {
             long start = System.nanoTime();
-            check(limiter, budgets, "single");
+            check(budgets, "single");
             single[i] = System.nanoTime() - start;
         }
         report(backend + ", 1 thread", single);
@@ -77,7 +78,7 @@ public final class LimitCheckBenchmark {
                     long[] latencies = new long[MEASURED / 8];
                     for (int i = 0; i < latencies.length; i++) {
                         long start = System.nanoTime();
-                        check(limiter, budgets, user);
+                        check(budgets, user);
                         latencies[i] = System.nanoTime() - start;
                     }
                     return latencies;
@@ -90,13 +91,13 @@ public final class LimitCheckBenchmark {
         report(backend + ", 8 threads", concurrent.stream().mapToLong(Long::longValue).toArray());
     }
 
-    /** The checks of one request: take a token, check spend, reserve 3 turns, settle to 1. */
-    private static void check(RateLimiter limiter, Budgets budgets, String user) {
+    /** The checks of one request: take the tokens, check spend and reserve 3 turns (one admission), settle to 1. */
+    private static void check(Budgets budgets, String user) {
         LocalDate day = LocalDate.now();
-        limiter.take(user, "bench", LIMITS);
-        budgets.counters().remaining(List.of(budgets.spendCounter("bench", day)));
+        Principal principal = new Principal(user, "bench", Set.of(), null, null);
         List<Counter> turns = budgets.turnCounters(user, "session-" + user, day, LIMITS);
-        budgets.counters().reserve(turns, 3);
+        budgets.counters().admit(new Counters.Ask(RateLimiter.bucketsOf(principal, LIMITS), budgets.spendCounter("bench", day),
+                turns, 3));
         budgets.counters().add(turns, -2);
     }
 

@@ -59,7 +59,7 @@ class RedisStateTest {
         redisClient = RedisClient.create("redis://127.0.0.1:6379");
         redis = redisClient.connect();
         redis.sync().keys("*{root}*").forEach(key -> redis.sync().del(key));
-        redis.sync().keys("rl:*root*").forEach(key -> redis.sync().del(key));
+        redis.sync().keys("bucket:*root*").forEach(key -> redis.sync().del(key));
         redis.sync().keys("*{alice}*").forEach(key -> redis.sync().del(key));
         redisProxy = new TcpProxy(6379);
         first = gateway(6379, "deny");

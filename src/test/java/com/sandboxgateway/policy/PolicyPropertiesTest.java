@@ -21,9 +21,9 @@ class PolicyPropertiesTest {
         assertRefused(() -> new PolicyProperties.RateLimit(0, 60, 1200), "gateway.policy.org.rate-limit.requests-per-minute", "0");
         assertRefused(() -> new PolicyProperties.RateLimit(120, -1, 1200), "gateway.policy.org.rate-limit.burst", "-1");
         assertRefused(() -> new PolicyProperties.RateLimit(120, 60, 0), "gateway.policy.org.rate-limit.team-requests-per-minute", "0");
-        assertRefused(() -> new PolicyProperties.Turns(0, 500, 0), "gateway.policy.org.turns.max-per-session", "0");
-        assertRefused(() -> new PolicyProperties.Turns(20, 0, 0), "gateway.policy.org.turns.max-per-user-per-day", "0");
-        assertRefused(() -> new PolicyProperties.Turns(20, 500, -1), "gateway.policy.org.turns.stop-after-failures", "-1");
+        assertRefused(() -> new PolicyProperties.Turns(0, 500, false, null), "gateway.policy.org.turns.max-per-session", "0");
+        assertRefused(() -> new PolicyProperties.Turns(20, 0, false, null), "gateway.policy.org.turns.max-per-user-per-day", "0");
+        assertRefused(() -> new PolicyProperties.Turns(20, 500, false, 3), "gateway.policy.org.turns.stop-after-failures", "3");
     }
 
     @Test

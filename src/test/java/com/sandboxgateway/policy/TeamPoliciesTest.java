@@ -12,6 +12,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
 
+import com.sandboxgateway.api.InvalidSettingException;
+
 class TeamPoliciesTest {
 
     private static final PolicyProperties.Org ORG = new PolicyProperties.Org(
@@ -23,7 +25,7 @@ class TeamPoliciesTest {
             new PolicyProperties.Containers(List.of("1g", "4g"), 20),
             new PolicyProperties.Tools(List.of("code_interpreter", "function")),
             new PolicyProperties.Secrets(PolicyProperties.SecretsAction.BLOCK), new PolicyProperties.Pii(PolicyProperties.PiiAction.REPORT),
-            new PolicyProperties.RateLimit(60, 10, 600), new PolicyProperties.Turns(20, 500, 0),
+            new PolicyProperties.RateLimit(60, 10, 600), new PolicyProperties.Turns(20, 500, false, null),
             new PolicyProperties.Spend(new BigDecimal("50")),
             new PolicyProperties.Injection(PolicyProperties.InjectionAction.REPORT), PolicyProperties.UnknownInput.REFUSE,
             new PolicyProperties.Skills(List.of(), true, true));
@@ -76,6 +78,14 @@ class TeamPoliciesTest {
 
         assertRefused(() -> new TeamPolicies(new PolicyProperties(ORG, Map.of("analytics", broken))),
                 "gateway.policy.teams.analytics.network.allowed-domains", "https://pypi.org");
+    }
+
+    @Test
+    void shouldRefuseToStartOnTheFormerStopAfterFailuresNamingItsReplacement() {
+        assertThatThrownBy(() -> new PolicyProperties.Turns(20, 500, false, 2))
+                .isInstanceOf(InvalidSettingException.class)
+                .hasMessageContaining("gateway.policy.org.turns.stop-after-failures").hasMessageContaining("gateway.review.failure-streak")
+                .satisfies(e -> assertThat(((InvalidSettingException) e).action()).contains("stop-runaway-sessions"));
     }
 
     private static void assertWidens(PolicyProperties.Team team, String key, String value) {

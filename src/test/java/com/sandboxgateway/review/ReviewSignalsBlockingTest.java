@@ -27,8 +27,12 @@ import com.sandboxgateway.support.GatewayIntegrationTest;
 
 import tools.jackson.databind.JsonNode;
 
-/** The blocking side: {@code injection.action: block} refuses planted instructions; {@code stop-after-failures} stops a session. */
-@TestPropertySource(properties = {"gateway.policy.org.injection.action=block", "gateway.policy.org.turns.stop-after-failures=2"})
+/**
+ * The blocking side: {@code injection.action: block} refuses planted instructions; {@code stop-runaway-sessions} stops a
+ * session once more blocks in a row failed than {@code failure-streak} (1 here: stopped after 2).
+ */
+@TestPropertySource(properties = {"gateway.policy.org.injection.action=block", "gateway.review.failure-streak=1",
+        "gateway.policy.org.turns.stop-runaway-sessions=true"})
 class ReviewSignalsBlockingTest extends GatewayIntegrationTest {
 
     @LocalManagementPort

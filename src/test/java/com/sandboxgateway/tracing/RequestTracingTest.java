@@ -92,10 +92,10 @@ class RequestTracingTest extends GatewayIntegrationTest {
         ReceivedSpan refused = only(trace, span -> span.name().equals("policy PromptGuard"));
         assertThat(refused.parentSpanId()).isEqualTo(request.spanId());
         assertThat(refused.attributes()).containsEntry("gateway.policy.outcome", "refused").containsEntry("gateway.refusal.code", "secret_detected");
-        // Rate limits did work (a token taken, its headers set); the container rules had nothing to look at.
-        assertThat(only(trace, span -> span.name().equals("policy RateLimits")).attributes())
+        // The admission did work (tokens taken, turns reserved, their headers set); the container rules had nothing to look at.
+        assertThat(only(trace, span -> span.name().equals("policy Admission")).attributes())
                 .containsEntry("gateway.policy.outcome", "changed");
-        assertThat(trace).extracting(ReceivedSpan::name).doesNotContain("policy ContainerRules", "policy TurnBudget")
+        assertThat(trace).extracting(ReceivedSpan::name).doesNotContain("policy ContainerRules", "policy RunawaySessions")
                 .noneMatch(name -> name.startsWith("chat"));
         assertThat(trace.toString()).doesNotContain(prompt.substring(prompt.indexOf("ghp_")));
     }
@@ -128,7 +128,7 @@ class RequestTracingTest extends GatewayIntegrationTest {
                 .containsEntry("gen_ai.tool.call.id", call).containsEntry("gateway.code.status", "completed");
         assertThat(request.attributes()).containsEntry("gateway.team", "analytics").containsEntry("gateway.turns.executed", "1")
                 .containsKey("gateway.turns.reserved").doesNotContainKey("gateway.refusal.code");
-        assertThat(only(trace, span -> span.name().equals("policy TurnBudget")).parentSpanId()).isEqualTo(request.spanId());
+        assertThat(only(trace, span -> span.name().equals("policy Admission")).parentSpanId()).isEqualTo(request.spanId());
         assertThat(trail.query(new AuditQuery("alice", null, null, null, null, null, "CODE_EXECUTION", null, null, 10_000)))
                 .filteredOn(stored -> call.equals(stored.record().callId())).singleElement()
                 .satisfies(stored -> assertThat(stored.record().traceId()).isEqualTo(request.traceId()));

@@ -1,4 +1,4 @@
-package com.sandboxgateway.audit;
+package com.sandboxgateway.budget;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.TransactionException;
@@ -9,11 +9,13 @@ import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
 
 /**
- * Stops a session stuck in a retry loop ({@code gateway.policy.org.turns.stop-after-failures}): once its
- * last N code blocks all failed, a new response in it is refused with {@code turn_budget_exhausted}.
+ * Stops a session stuck in a retry loop ({@code gateway.policy.org.turns.stop-runaway-sessions}): once its
+ * last N code blocks all failed (N = {@code gateway.review.failure-streak} + 1: the block flagged
+ * {@code runaway_session} was the last), a new response in it is refused with {@code turn_budget_exhausted}.
  * The count comes from the audit trail, so it holds on every replica; when the trail cannot be read the
- * request is refused ({@code audit_unavailable}) rather than let an unchecked session run. Runs after the
- * turn budget, which resolves the request's session (and gives its reservation back when this step refuses).
+ * request is refused ({@code audit_unavailable}) rather than let an unchecked session run. Runs after
+ * {@link Sessions}, which resolves the request's session; the reservation the admission made is given back when
+ * this step refuses ({@link TurnBudget#onFinish}).
  */
 public final class RunawaySessions implements RequestStep {
 

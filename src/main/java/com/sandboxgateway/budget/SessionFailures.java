@@ -1,4 +1,6 @@
-package com.sandboxgateway.audit;
+package com.sandboxgateway.budget;
+
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,19 +12,29 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * How many code blocks in a row have failed in a session, read from the audit trail (each code record
- * keeps the count it made), so every replica sees the same answer without sharing memory.
+ * keeps the count it made, in {@link #FIELD}), so every replica sees the same answer without sharing memory.
+ * The audit hands over its query ({@link LatestCodeRecord}), so the budget never depends on the audit.
  */
-final class SessionFailures {
+public final class SessionFailures {
 
-    static final String FIELD = "failures_in_a_row";
+    /** The field of a code record's details that keeps the session's failures in a row with it. */
+    public static final String FIELD = "failures_in_a_row";
 
     private static final Logger log = LoggerFactory.getLogger(SessionFailures.class);
 
-    private final JdbcAuditStore store;
+    private final LatestCodeRecord records;
     private final JsonMapper json;
 
-    SessionFailures(JdbcAuditStore store, JsonMapper json) {
-        this.store = store;
+    /** The audit trail's query for the details of a session's latest code or shell-call record. */
+    @FunctionalInterface
+    public interface LatestCodeRecord {
+
+        /** @throws DataAccessException when the audit store cannot answer */
+        Optional<String> details(String user, String session);
+    }
+
+    public SessionFailures(LatestCodeRecord records, JsonMapper json) {
+        this.records = records;
         this.json = json;
     }
 
@@ -31,12 +43,12 @@ final class SessionFailures {
      *
      * @throws DataAccessException when the audit store cannot answer
      */
-    int inARow(String user, String session) {
-        return session == null ? 0 : store.latestCodeDetails(user, session).map(this::count).orElse(0);
+    public int inARow(String user, String session) {
+        return session == null ? 0 : records.details(user, session).map(this::count).orElse(0);
     }
 
     /** {@link #inARow}, or 0 when the store cannot answer: for flags, which must never hold an answer back. */
-    int inARowOrZero(String user, String session) {
+    public int inARowOrZero(String user, String session) {
         try {
             return inARow(user, session);
         } catch (DataAccessException | TransactionException e) {
