@@ -75,6 +75,7 @@ import com.sandboxgateway.secrets.TextGuard;
 import com.sandboxgateway.skills.ContainerSkills;
 import com.sandboxgateway.skills.SkillPolicies;
 import com.sandboxgateway.skills.SkillUploads;
+import com.sandboxgateway.store.GroupCommit;
 import com.sandboxgateway.tracing.RequestTracing;
 import com.sandboxgateway.upstream.FileFetcher;
 import com.sandboxgateway.upstream.UpstreamClient;
@@ -85,7 +86,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The request pipeline, in order, in one place: the steps a request passes before it goes upstream,
  * the inspectors its answer passes before the client sees it, and the after-answer actions (further calls
- * to the upstream because of an answer); each with the routes it applies to.
+ * to the upstream because of an answer); each with the routes it applies to. The inspectors stage their writes
+ * (audit records, owner rows, charges) and counter moves in the exchange's settlement, which the chain makes
+ * once they have all seen an answer: one transaction, one round trip for the counters.
  */
 @Configuration(proxyBeanMethods = false)
 class PipelineConfiguration {
@@ -122,7 +125,7 @@ class PipelineConfiguration {
                             JdbcClient jdbc, RateLimits rateLimits, SpendBudget spend, TurnBudget turns,
                             InjectionDetector injectionDetector, MeterRegistry meters, CodeExecutionAuditor codeAuditor,
                             RunawaySessions runawaySessions, RequestTracing tracing,
-                            SafetyIdentifier safetyIdentifier, FileFetcher fileFetcher) {
+                            SafetyIdentifier safetyIdentifier, FileFetcher fileFetcher, GroupCommit commits) {
         Pseudonymizer pseudonymizer = Pseudonymizer.fromPolicy(policy.org().sanitization(),
                 policy.org().pii().action() == PolicyProperties.PiiAction.PSEUDONYMIZE);
         SecretScanner scanner = SecretScanner.standard();
@@ -164,7 +167,7 @@ class PipelineConfiguration {
         if (policy.org().files().deleteAfterUse()) {
             afterAnswers.add(on(new FilesDeletedAfterUse(upstream, ownershipStore, jdbc), RESPONSES));
         }
-        return new PolicyChain(steps, inspectors, afterAnswers, tracing);
+        return new PolicyChain(steps, inspectors, afterAnswers, tracing, commits);
     }
 
     private static Set<Route> union(Set<Route> first, Set<Route> second) {

@@ -12,120 +12,119 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.sandboxgateway.audit.tlog.TreeFrontier;
+import com.sandboxgateway.store.GroupCommit;
 
 /**
  * The audit trail in the relational store. Appends lock the one {@code audit_chain} row, so writers
  * in every thread and on every replica extend a single linear chain, and the Merkle tree over the same
  * records with it (its state lives in that row, so an append costs O(log n) hashes and no reads); an
  * append of a record (or call) already stored is a no-op, so replays and repeated fetches never
- * duplicate. Concurrent appends of one JVM are committed in groups.
+ * duplicate. Appends are group-committed ({@link GroupCommit}) with the other writes of the request path, so
+ * a code-running answer's record, owner rows and charges take one commit.
  */
 final class JdbcAuditStore {
 
     private static final int VERIFY_PAGE = 1000;
 
-    /** The most records one transaction appends; a longer queue is written in several. */
-    private static final int MAX_GROUP = 256;
-
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
+    private final GroupCommit commits;
     private final AuditChain chain;
     private final JdbcAuditTree tree;
-    private final Queue<PendingAppend> waiting = new ConcurrentLinkedQueue<>();
-    /** Fair, so a writer that just finished cannot barge ahead of callers whose records it already wrote. */
-    private final ReentrantLock appending = new ReentrantLock(true);
 
-    JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, AuditChain chain, JdbcAuditTree tree) {
+    JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits, AuditChain chain, JdbcAuditTree tree) {
         this.jdbc = jdbc;
         this.transactions = transactions;
+        this.commits = commits;
         this.chain = chain;
         this.tree = tree;
     }
 
     /**
-     * Appends the record to the chain; false when it (or its call) was already stored. Appends that arrive
-     * together are committed together: whoever gets the chain writes every record waiting, in arrival
-     * order, in one transaction, so the chain lock and the commit are paid once per group rather than once
-     * per record, and each caller returns once its record is durable.
+     * Appends the record to the chain on its own; false when it (or its call) was already stored. It is
+     * group-committed with whatever else is being committed at the same time (other records, other requests'
+     * settlements), so the chain lock and the commit are paid once per group rather than once per record.
      */
     boolean append(AuditRecord record) {
-        PendingAppend mine = new PendingAppend(record, new CompletableFuture<>());
-        waiting.add(mine);
-        appending.lock();
-        try {
-            while (!mine.stored().isDone()) {
-                appendWaiting();
-            }
-        } finally {
-            appending.unlock();
-        }
-        try {
-            return mine.stored().get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while appending an audit record", e);
-        }
+        return commits.commit(List.of(() -> appendInTransaction(record))).getFirst();
     }
 
-    /** Writes up to {@link #MAX_GROUP} waiting records in one transaction; each caller learns its outcome. */
-    private void appendWaiting() {
-        List<PendingAppend> group = new ArrayList<>();
-        for (PendingAppend next; group.size() < MAX_GROUP && (next = waiting.poll()) != null; ) {
-            group.add(next);
+    /**
+     * Appends the record in the transaction the caller runs (a group commit's); false when it (or its call) was
+     * already stored. The first append of a transaction locks the chain head and brings the tree up to it; the
+     * following ones extend what it locked, and the head is saved once, just before the commit.
+     */
+    boolean appendInTransaction(AuditRecord record) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            throw new IllegalStateException("an audit record is appended inside a transaction");
         }
-        try {
-            List<Boolean> stored = appendAll(group.stream().map(PendingAppend::record).toList());
-            for (int i = 0; i < group.size(); i++) {
-                group.get(i).stored().complete(stored.get(i));
-            }
-        } catch (RuntimeException e) {
-            group.forEach(pending -> pending.stored().completeExceptionally(e));
+        ChainEnd end = (ChainEnd) TransactionSynchronizationManager.getResource(this);
+        if (end == null) {
+            end = new ChainEnd(lockHead());
+            TransactionSynchronizationManager.bindResource(this, end);
+            TransactionSynchronizationManager.registerSynchronization(end);
         }
+        return end.append(record);
     }
 
-    /** Appends records in order under one chain lock and one commit; for each, whether it was new. */
-    private List<Boolean> appendAll(List<AuditRecord> records) {
-        return transactions.execute(status -> {
-            Head head = lockHead();
-            JdbcAuditTree.NewNodes nodes = new JdbcAuditTree.NewNodes();
-            boolean grew = catchUp(head, nodes);
-            long seq = head.lastSeq;
-            String previous = head.lastHash;
-            Set<String> appended = new HashSet<>();
-            List<Boolean> stored = new ArrayList<>(records.size());
-            for (AuditRecord record : records) {
-                boolean duplicate = !appended.add("record:" + record.recordId())
-                        || record.callId() != null && !appended.add("call:" + record.callId())
-                        || stored("record_id", record.recordId())
-                        || record.callId() != null && stored("call_id", record.callId());
-                if (!duplicate) {
-                    seq++;
-                    AuditChain.Hashes hashes = chain.hashes(previous, seq, record);
-                    insert(seq, record, previous, hashes);
-                    head.tree.append(hashes.leafHash(), nodes);
-                    previous = hashes.chainHash();
-                }
-                stored.add(!duplicate);
+    /**
+     * The end of the chain as one transaction extends it: the locked head, the records appended so far (so one
+     * repeated in the same transaction is a duplicate too) and the tree nodes they completed.
+     */
+    private final class ChainEnd implements TransactionSynchronization {
+
+        private final Head head;
+        private final JdbcAuditTree.NewNodes nodes = new JdbcAuditTree.NewNodes();
+        private final Set<String> appended = new HashSet<>();
+        private final boolean grew;
+        private long seq;
+        private String previous;
+        private boolean changed;
+
+        ChainEnd(Head head) {
+            this.head = head;
+            this.grew = catchUp(head, nodes);
+            this.seq = head.lastSeq;
+            this.previous = head.lastHash;
+        }
+
+        boolean append(AuditRecord record) {
+            boolean duplicate = !appended.add("record:" + record.recordId())
+                    || record.callId() != null && !appended.add("call:" + record.callId())
+                    || stored("record_id", record.recordId())
+                    || record.callId() != null && stored("call_id", record.callId());
+            if (duplicate) {
+                return false;
             }
-            if (grew || stored.contains(true)) {
+            seq++;
+            AuditChain.Hashes hashes = chain.hashes(previous, seq, record);
+            insert(seq, record, previous, hashes);
+            head.tree.append(hashes.leafHash(), nodes);
+            previous = hashes.chainHash();
+            changed = true;
+            return true;
+        }
+
+        @Override
+        public void beforeCommit(boolean readOnly) {
+            if (grew || changed) {
                 save(head, seq, previous, nodes);
             }
-            return stored;
-        });
+        }
+
+        @Override
+        public void afterCompletion(int status) {
+            TransactionSynchronizationManager.unbindResourceIfPossible(JdbcAuditStore.this);
+        }
     }
 
     /**
@@ -198,10 +197,6 @@ final class JdbcAuditStore {
 
     /** The chain head as locked by a transaction: where the chain ends, and the tree that grows with it. */
     private record Head(long lastSeq, String lastHash, long treeBase, TreeFrontier tree) {
-    }
-
-    /** A record waiting to be appended, and its outcome once it was. */
-    private record PendingAppend(AuditRecord record, CompletableFuture<Boolean> stored) {
     }
 
     /**

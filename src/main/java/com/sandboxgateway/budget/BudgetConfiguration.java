@@ -11,6 +11,7 @@ import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.state.RedisState;
 import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateProperties;
+import com.sandboxgateway.store.SqlDialect;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -19,10 +20,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 class BudgetConfiguration {
 
     @Bean
-    Budgets budgets(StateProperties state, ObjectProvider<RedisState> redis, JdbcClient jdbc, Clock clock, TeamPolicies teams) {
+    Budgets budgets(StateProperties state, ObjectProvider<RedisState> redis, JdbcClient jdbc, SqlDialect dialect, Clock clock,
+                    TeamPolicies teams) {
         Counters counters = state.backend() == StateProperties.Backend.REDIS
                 ? new Counters.Redis(redis.getObject()) : new Counters.Local();
-        return new Budgets(counters, new BudgetStore(jdbc, clock), teams, clock);
+        return new Budgets(counters, new BudgetStore(jdbc, dialect, clock), teams, clock);
     }
 
     @Bean

@@ -17,6 +17,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import com.sandboxgateway.store.GroupCommit;
+
 import tools.jackson.databind.json.JsonMapper;
 
 /** Freshly migrated audit stores on the two supported databases, for tests without a Spring context. */
@@ -87,7 +89,8 @@ final class AuditStores {
 
     static JdbcAuditStore store(DataSource dataSource) {
         JdbcClient jdbc = JdbcClient.create(dataSource);
-        return new JdbcAuditStore(jdbc, new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
-                new AuditChain(JsonMapper.builder().build()), new JdbcAuditTree(jdbc));
+        TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        return new JdbcAuditStore(jdbc, transactions, new GroupCommit(transactions), new AuditChain(JsonMapper.builder().build()),
+                new JdbcAuditTree(jdbc));
     }
 }

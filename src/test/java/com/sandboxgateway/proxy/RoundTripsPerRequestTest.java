@@ -116,6 +116,8 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
         Counts counted = jdbc.counts();
 
         assertThat(answer.statusCode()).isEqualTo(200);
+        System.out.println("TMPDEBUG SQL:\n  " + String.join("\n  ", counted.sql()));
+        System.out.println("TMPDEBUG REDIS:\n  " + String.join("\n  ", redisCommands));
         SoftAssertions.assertSoftly(soft -> {
             soft.assertThat(counted.statements()).as("SQL statements: %s", counted.sql()).isEqualTo(12);
             soft.assertThat(counted.commits()).as("commits: %s", counted.sql()).isEqualTo(5);

@@ -3,11 +3,14 @@ package com.sandboxgateway.support;
 import java.util.Map;
 import java.util.Set;
 
+import org.springframework.transaction.support.TransactionOperations;
+
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestBody;
+import com.sandboxgateway.store.GroupCommit;
 
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -16,6 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
 public final class Exchanges {
 
     public static final Principal ALICE = new Principal("alice", "analytics", Set.of("user"));
+    /** Commits the writes of a settlement as they come, in no transaction: for chains that need no database. */
+    public static final GroupCommit WITHOUT_TRANSACTIONS = new GroupCommit(TransactionOperations.withoutTransaction());
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private Exchanges() {
