@@ -22,6 +22,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import com.sandboxgateway.audit.tlog.TreeFrontier;
 import com.sandboxgateway.store.GroupCommit;
+import com.sandboxgateway.store.SqlDialect;
 
 /**
  * The audit trail in the relational store. Appends lock the one {@code audit_chain} row, so writers
@@ -40,9 +41,13 @@ final class JdbcAuditStore {
     private final GroupCommit commits;
     private final AuditChain chain;
     private final JdbcAuditTree tree;
+    /** Whether an insert can tell a duplicate itself ({@code ON CONFLICT DO NOTHING}), with no read before it. */
+    private final boolean onConflict;
 
-    JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits, AuditChain chain, JdbcAuditTree tree) {
+    JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits, SqlDialect dialect, AuditChain chain,
+                   JdbcAuditTree tree) {
         this.jdbc = jdbc;
+        this.onConflict = dialect.onConflict();
         this.transactions = transactions;
         this.commits = commits;
         this.chain = chain;
@@ -98,16 +103,13 @@ final class JdbcAuditStore {
         }
 
         boolean append(AuditRecord record) {
-            boolean duplicate = !appended.add("record:" + record.recordId())
-                    || record.callId() != null && !appended.add("call:" + record.callId())
-                    || stored("record_id", record.recordId())
-                    || record.callId() != null && stored("call_id", record.callId());
-            if (duplicate) {
+            boolean repeated = !appended.add("record:" + record.recordId())
+                    || record.callId() != null && !appended.add("call:" + record.callId());
+            AuditChain.Hashes hashes = chain.hashes(previous, seq + 1, record);
+            if (repeated || !insertNew(seq + 1, record, previous, hashes)) {
                 return false;
             }
             seq++;
-            AuditChain.Hashes hashes = chain.hashes(previous, seq, record);
-            insert(seq, record, previous, hashes);
             head.tree.append(hashes.leafHash(), nodes);
             previous = hashes.chainHash();
             changed = true;
@@ -208,14 +210,42 @@ final class JdbcAuditStore {
                 .query().listOfRows().isEmpty();
     }
 
-    private void insert(long seq, AuditRecord r, String previous, AuditChain.Hashes hashes) {
-        jdbc.sql("""
+    /**
+     * Inserts the record at {@code seq} unless it (or its call) is stored already; false then. Where the database
+     * takes {@code ON CONFLICT DO NOTHING} the insert itself tells, and only a record it did not insert is looked
+     * up (a conflict on {@code seq} instead, which the chain lock rules out, must not pass as a duplicate);
+     * elsewhere the record is looked up first.
+     */
+    private boolean insertNew(long seq, AuditRecord record, String previous, AuditChain.Hashes hashes) {
+        if (!onConflict && held(record)) {
+            return false;
+        }
+        if (insert(seq, record, previous, hashes) == 0) {
+            if (held(record)) {
+                return false;
+            }
+            throw new IllegalStateException("audit record " + seq + " exists although the chain ends before it; "
+                    + "GET /actuator/audit/verify shows where the chain is broken");
+        }
+        for (String flag : record.flags()) {
+            jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
+        }
+        return true;
+    }
+
+    private boolean held(AuditRecord record) {
+        return stored("record_id", record.recordId()) || record.callId() != null && stored("call_id", record.callId());
+    }
+
+    private int insert(long seq, AuditRecord r, String previous, AuditChain.Hashes hashes) {
+        return jdbc.sql("""
                 INSERT INTO audit_record (seq, record_id, kind, call_id, request_id, upstream_request_id, user_name, team,
                     session_id, response_id, container_id, model, status, code, code_sha256, outputs, outputs_truncated,
                     details, created_at, prev_hash, hash, flags, leaf_hash, trace_id)
                 VALUES (:seq, :record_id, :kind, :call_id, :request_id, :upstream_request_id, :user_name, :team,
                     :session_id, :response_id, :container_id, :model, :status, :code, :code_sha256, :outputs,
-                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags, :leaf_hash, :trace_id)""")
+                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags, :leaf_hash, :trace_id)"""
+                + (onConflict ? " ON CONFLICT DO NOTHING" : ""))
                 .param("seq", seq).param("record_id", r.recordId()).param("kind", r.kind().name())
                 .param("call_id", r.callId()).param("request_id", r.requestId())
                 .param("upstream_request_id", r.upstreamRequestId()).param("user_name", r.user()).param("team", r.team())
@@ -226,9 +256,6 @@ final class JdbcAuditStore {
                 .param("created_at", Timestamp.from(r.createdAt())).param("prev_hash", previous).param("hash", hashes.chainHash())
                 .param("flags", r.flags().isEmpty() ? null : "," + String.join(",", r.flags()) + ",")
                 .param("leaf_hash", hashes.leafHex()).param("trace_id", r.traceId()).update();
-        for (String flag : r.flags()) {
-            jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
-        }
     }
 
     List<StoredRecord> query(AuditQuery query) {

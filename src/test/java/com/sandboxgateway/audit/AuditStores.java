@@ -18,6 +18,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.sandboxgateway.store.GroupCommit;
+import com.sandboxgateway.store.SqlDialect;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -90,7 +91,7 @@ final class AuditStores {
     static JdbcAuditStore store(DataSource dataSource) {
         JdbcClient jdbc = JdbcClient.create(dataSource);
         TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        return new JdbcAuditStore(jdbc, transactions, new GroupCommit(transactions), new AuditChain(JsonMapper.builder().build()),
-                new JdbcAuditTree(jdbc));
+        return new JdbcAuditStore(jdbc, transactions, new GroupCommit(transactions), SqlDialect.of(dataSource),
+                new AuditChain(JsonMapper.builder().build()), new JdbcAuditTree(jdbc));
     }
 }
