@@ -96,27 +96,39 @@ public final class SpoolingAuditLog implements AuditLog {
             kept.run();
             return;
         }
-        settlement.write(new Settlement.Write() {
-            @Override
-            public boolean write() {
-                return store.appendInTransaction(record);
-            }
+        settlement.write(new StagedRecord(record, kept));
+    }
 
-            @Override
-            public void written(boolean fresh) {
-                stored.increment();
-                if (fresh) {
-                    kept.run();
-                }
-            }
+    /** A record staged in a settlement: appended in its transaction, or spooled when that fails. */
+    private final class StagedRecord implements Settlement.Write {
 
-            @Override
-            public void failed(RuntimeException cause) {
-                storeUnreachable(cause);
-                spool(record);
+        private final AuditRecord record;
+        private final Runnable kept;
+
+        StagedRecord(AuditRecord record, Runnable kept) {
+            this.record = record;
+            this.kept = kept;
+        }
+
+        @Override
+        public boolean write() {
+            return store.appendInTransaction(record);
+        }
+
+        @Override
+        public void written(boolean fresh) {
+            stored.increment();
+            if (fresh) {
                 kept.run();
             }
-        });
+        }
+
+        @Override
+        public void failed(RuntimeException cause) {
+            storeUnreachable(cause);
+            spool(record);
+            kept.run();
+        }
     }
 
     private static void storeUnreachable(RuntimeException e) {
