@@ -69,7 +69,7 @@ final class JdbcAuditStore {
      */
     boolean appendInTransaction(AuditRecord record) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
-            throw new IllegalStateException("an audit record is appended inside a transaction");
+            throw new IllegalStateException("audit records are appended inside a transaction (a group commit's)");
         }
         ChainEnd end = (ChainEnd) TransactionSynchronizationManager.getResource(this);
         if (end == null) {
@@ -104,8 +104,11 @@ final class JdbcAuditStore {
         boolean append(AuditRecord record) {
             boolean repeated = !appended.add("record:" + record.recordId())
                     || record.callId() != null && !appended.add("call:" + record.callId());
+            if (repeated) {
+                return false;
+            }
             AuditChain.Hashes hashes = chain.hashes(previous, seq + 1, record);
-            if (repeated || !insertNew(seq + 1, record, previous, hashes)) {
+            if (!insertNew(seq + 1, record, previous, hashes)) {
                 return false;
             }
             seq++;

@@ -96,7 +96,7 @@ public final class Budgets {
         try {
             counters.addAll(staged);
         } catch (StateUnavailableException e) {
-            log.warn("Budget counters could not be moved now ({}); they are right again once seeded from the charges",
+            log.warn("Budget counters could not be moved now ({}); the charges are recorded, and a counter seeded again counts them",
                     e.getMessage());
         }
     }

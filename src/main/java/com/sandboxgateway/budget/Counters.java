@@ -208,7 +208,11 @@ sealed interface Counters {
                 return {0, 0}
                 """;
 
-        /** KEYS: counters; ARGV: per key its delta and ttl (s). A missing key is left missing. */
+        /**
+         * KEYS: counters; ARGV: per key its delta and ttl (s). A missing key is left missing. Its keys span a user's
+         * and a team's hash tags (moves need no atomicity across them), so on a Redis Cluster it would be sent once
+         * per slot.
+         */
         private static final String ADD_ALL = """
                 for i, key in ipairs(KEYS) do
                   if redis.call('EXISTS', key) == 1 then
