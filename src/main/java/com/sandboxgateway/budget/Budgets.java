@@ -96,8 +96,8 @@ public final class Budgets {
         try {
             counters.addAll(staged);
         } catch (StateUnavailableException e) {
-            log.warn("Budget counters could not be moved now ({}); the charges are recorded, and a counter seeded again counts them",
-                    e.getMessage());
+            log.warn("Budget counters could not be moved now ({}); the charges are recorded, and a counter seeded again "
+                    + "counts them", e.getMessage());
         }
     }
 
