@@ -34,6 +34,13 @@ final class AuditStores {
         return pooled(migrated(dataSource, null));
     }
 
+    /** H2 outside its PostgreSQL mode (the benchmark's {@code jdbc:h2:mem:} URL): no {@code ON CONFLICT}. */
+    static DataSource plainH2() {
+        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        return pooled(migrated(dataSource, null));
+    }
+
     /** Pooled like the application's, so a test measures the store, not connection setup. */
     private static DataSource pooled(DataSource dataSource) {
         HikariConfig config = new HikariConfig();
