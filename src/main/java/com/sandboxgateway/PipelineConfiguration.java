@@ -80,6 +80,7 @@ import com.sandboxgateway.skills.SkillPolicies;
 import com.sandboxgateway.skills.SkillUploads;
 import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateProperties;
+import com.sandboxgateway.store.GroupCommit;
 import com.sandboxgateway.tracing.RequestTracing;
 import com.sandboxgateway.upstream.FileFetcher;
 import com.sandboxgateway.upstream.UpstreamClient;
@@ -90,7 +91,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The request pipeline, in order, in one place: the steps a request passes before it goes upstream,
  * the inspectors its answer passes before the client sees it, and the after-answer actions (further calls
- * to the upstream because of an answer); each with the routes it applies to.
+ * to the upstream because of an answer); each with the routes it applies to. The inspectors stage their writes
+ * (audit records, owner rows, charges) and counter moves in the exchange's settlement, which the chain makes
+ * once they have all seen an answer: one transaction, one round trip for the counters.
  */
 @Configuration(proxyBeanMethods = false)
 class PipelineConfiguration {
@@ -128,7 +131,7 @@ class PipelineConfiguration {
                             TurnBudget turns, StateProperties state,
                             InjectionDetector injectionDetector, MeterRegistry meters, CodeExecutionAuditor codeAuditor,
                             RunawaySessions runawaySessions, RequestTracing tracing,
-                            SafetyIdentifier safetyIdentifier, FileFetcher fileFetcher) {
+                            SafetyIdentifier safetyIdentifier, FileFetcher fileFetcher, GroupCommit commits) {
         Pseudonymizer pseudonymizer = Pseudonymizer.fromPolicy(policy.org().sanitization(),
                 policy.org().pii().action() == PolicyProperties.PiiAction.PSEUDONYMIZE);
         SecretScanner scanner = SecretScanner.standard();
@@ -173,7 +176,7 @@ class PipelineConfiguration {
         if (policy.org().files().deleteAfterUse()) {
             afterAnswers.add(on(new FilesDeletedAfterUse(upstream, ownershipStore, jdbc), RESPONSES));
         }
-        return new PolicyChain(steps, inspectors, afterAnswers, tracing);
+        return new PolicyChain(steps, inspectors, afterAnswers, tracing, commits);
     }
 
     private static Set<Route> union(Set<Route> first, Set<Route> second) {

@@ -26,6 +26,8 @@ import com.sandboxgateway.budget.SessionFailures;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.review.CodeRiskAnalyzer;
 import com.sandboxgateway.review.ReviewProperties;
+import com.sandboxgateway.store.GroupCommit;
+import com.sandboxgateway.store.SqlDialect;
 import com.sandboxgateway.upstream.NotePublisher;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -45,8 +47,9 @@ class AuditConfiguration {
     }
 
     @Bean
-    JdbcAuditStore jdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, JsonMapper json, JdbcAuditTree tree) {
-        return new JdbcAuditStore(jdbc, transactions, new AuditChain(json), tree);
+    JdbcAuditStore jdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits, SqlDialect dialect,
+                                  JsonMapper json, JdbcAuditTree tree) {
+        return new JdbcAuditStore(jdbc, transactions, commits, dialect, new AuditChain(json), tree);
     }
 
     /** Signed checkpoints and their witnesses; only with a signing key, which must then be valid or the gateway does not start. */

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.TransactionException;
 
+import com.sandboxgateway.api.Route;
 import com.sandboxgateway.budget.SessionFailures;
 import com.sandboxgateway.openai.Answer;
 import com.sandboxgateway.openai.ItemKind;
@@ -30,15 +31,17 @@ import tools.jackson.databind.node.ObjectNode;
  * first: a created, fetched or cancelled response, any stream event carrying the response, or a stream's
  * {@code response.output_item.done} (of the {@code shell_call_output}, for a shell call); running calls are
  * recorded when an answer shows them finished. The record is durable before the client sees the call (for
- * streams: before the event that completes it is relayed); a call already recorded is not recorded again.
- * Each record carries its review flags ({@link CodeReview}) and is counted in {@code gateway.code.executions}
- * (shell calls in {@code gateway.shell.executions}) and {@code gateway.code.flags}.
+ * streams: before the event that completes it is relayed): it is staged in the exchange's settlement, which the
+ * chain settles before relaying the answer, in one transaction with the answer's other writes. A call already
+ * recorded is not recorded again. Each record carries its review flags ({@link CodeReview}) and, once stored, is
+ * counted in {@code gateway.code.executions} (shell calls in {@code gateway.shell.executions}) and
+ * {@code gateway.code.flags}.
  */
 public final class CodeExecutionAuditor implements ResponseInspector {
 
     private static final Logger log = LoggerFactory.getLogger(CodeExecutionAuditor.class);
 
-    private final AuditLog auditLog;
+    private final SpoolingAuditLog auditLog;
     private final JdbcAuditStore store;
     private final CodeReview review;
     private final MeterRegistry meters;
@@ -47,7 +50,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
     private final int maxOutputChars;
     private final ShellCallRecords shellCalls;
 
-    CodeExecutionAuditor(AuditLog auditLog, JdbcAuditStore store, CodeReview review, MeterRegistry meters, JsonMapper json,
+    CodeExecutionAuditor(SpoolingAuditLog auditLog, JdbcAuditStore store, CodeReview review, MeterRegistry meters, JsonMapper json,
                          Clock clock, int maxOutputChars) {
         this.auditLog = auditLog;
         this.store = store;
@@ -83,19 +86,20 @@ public final class CodeExecutionAuditor implements ResponseInspector {
 
     private void recordShellCall(Exchange exchange, ShellCallRecords.ShellCall call) {
         String callId = call.id();
-        if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(callId)) {
+        if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(exchange, callId)) {
             return;
         }
         CodeReview.Result reviewed = review.reviewShell(exchange, call.commands(), call.outcome());
-        auditLog.record(shellCalls.record(exchange, call, reviewed, details(reviewed)));
         String team = exchange.principal().team();
-        meters.counter("gateway.shell.executions", "team", team, "status", call.status()).increment();
-        reviewed.names().forEach(flag -> meters.counter("gateway.code.flags", "flag", flag, "team", team).increment());
+        auditLog.stage(exchange.settlement(), shellCalls.record(exchange, call, reviewed, details(reviewed)), () -> {
+            meters.counter("gateway.shell.executions", "team", team, "status", call.status()).increment();
+            countFlags(reviewed, team);
+        });
     }
 
     private void recordCall(Exchange exchange, OutputItem call) {
         String callId = call.id();
-        if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(callId)) {
+        if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(exchange, callId)) {
             return;
         }
         String code = call.code();
@@ -105,17 +109,30 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         boolean truncated = outputs != null && outputs.length() > maxOutputChars;
         CodeReview.Result reviewed = review.review(exchange, call);
         String team = exchange.principal().team();
-        auditLog.record(new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION, callId,
-                exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,
+        auditLog.stage(exchange.settlement(), new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION,
+                callId, exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,
                 exchange.session(), exchange.responseId(), call.containerId(), exchange.model(),
                 status, code, sha256(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
-                truncated, json.writeValueAsString(details(reviewed, truncated)), clock.instant(), reviewed.names()));
-        meters.counter("gateway.code.executions", "team", team, "status", status).increment();
+                truncated, json.writeValueAsString(details(reviewed, truncated)), clock.instant(), reviewed.names()), () -> {
+                    meters.counter("gateway.code.executions", "team", team, "status", status).increment();
+                    countFlags(reviewed, team);
+                });
+    }
+
+    private void countFlags(CodeReview.Result reviewed, String team) {
         reviewed.names().forEach(flag -> meters.counter("gateway.code.flags", "flag", flag, "team", team).increment());
     }
 
-    /** A call another answer (a stream, an earlier fetch) already recorded is neither reviewed nor counted again. */
-    private boolean recordedBefore(String callId) {
+    /**
+     * A call an earlier answer (a stream, an earlier fetch) already recorded is not reviewed again. Only a fetched or
+     * cancelled response can show one: the calls of a response being created are new (a stream repeating one is
+     * caught by {@link Exchange#firstAuditOf}), so creating one reads nothing before its append, whose own duplicate
+     * check keeps a call recorded once should a concurrent fetch record it first.
+     */
+    private boolean recordedBefore(Exchange exchange, String callId) {
+        if (exchange.route().route() == Route.RESPONSES_CREATE) {
+            return false;
+        }
         try {
             return store.holdsCall(callId);
         } catch (DataAccessException | TransactionException e) {

@@ -4,7 +4,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashSet;
@@ -12,120 +11,124 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.sandboxgateway.audit.tlog.TreeFrontier;
+import com.sandboxgateway.store.GroupCommit;
+import com.sandboxgateway.store.SqlDialect;
 
 /**
  * The audit trail in the relational store. Appends lock the one {@code audit_chain} row, so writers
  * in every thread and on every replica extend a single linear chain, and the Merkle tree over the same
  * records with it (its state lives in that row, so an append costs O(log n) hashes and no reads); an
  * append of a record (or call) already stored is a no-op, so replays and repeated fetches never
- * duplicate. Concurrent appends of one JVM are committed in groups.
+ * duplicate. Appends are group-committed ({@link GroupCommit}) with the other writes of the request path, so
+ * a code-running answer's record, owner rows and charges take one commit.
  */
 final class JdbcAuditStore {
 
     private static final int VERIFY_PAGE = 1000;
 
-    /** The most records one transaction appends; a longer queue is written in several. */
-    private static final int MAX_GROUP = 256;
-
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
+    private final GroupCommit commits;
     private final AuditChain chain;
     private final JdbcAuditTree tree;
-    private final Queue<PendingAppend> waiting = new ConcurrentLinkedQueue<>();
-    /** Fair, so a writer that just finished cannot barge ahead of callers whose records it already wrote. */
-    private final ReentrantLock appending = new ReentrantLock(true);
+    /** Whether an insert can tell a duplicate itself ({@code ON CONFLICT DO NOTHING}), with no read before it. */
+    private final boolean onConflict;
 
-    JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, AuditChain chain, JdbcAuditTree tree) {
+    JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits, SqlDialect dialect, AuditChain chain,
+                   JdbcAuditTree tree) {
         this.jdbc = jdbc;
+        this.onConflict = dialect.onConflict();
         this.transactions = transactions;
+        this.commits = commits;
         this.chain = chain;
         this.tree = tree;
     }
 
     /**
-     * Appends the record to the chain; false when it (or its call) was already stored. Appends that arrive
-     * together are committed together: whoever gets the chain writes every record waiting, in arrival
-     * order, in one transaction, so the chain lock and the commit are paid once per group rather than once
-     * per record, and each caller returns once its record is durable.
+     * Appends the record to the chain on its own; false when it (or its call) was already stored. It is
+     * group-committed with whatever else is being committed at the same time (other records, other requests'
+     * settlements), so the chain lock and the commit are paid once per group rather than once per record.
      */
     boolean append(AuditRecord record) {
-        PendingAppend mine = new PendingAppend(record, new CompletableFuture<>());
-        waiting.add(mine);
-        appending.lock();
-        try {
-            while (!mine.stored().isDone()) {
-                appendWaiting();
-            }
-        } finally {
-            appending.unlock();
-        }
-        try {
-            return mine.stored().get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while appending an audit record", e);
-        }
+        return commits.commit(List.of(() -> appendInTransaction(record))).getFirst();
     }
 
-    /** Writes up to {@link #MAX_GROUP} waiting records in one transaction; each caller learns its outcome. */
-    private void appendWaiting() {
-        List<PendingAppend> group = new ArrayList<>();
-        for (PendingAppend next; group.size() < MAX_GROUP && (next = waiting.poll()) != null; ) {
-            group.add(next);
+    /**
+     * Appends the record in the transaction the caller runs (a group commit's); false when it (or its call) was
+     * already stored. The first append of a transaction locks the chain head and brings the tree up to it; the
+     * following ones extend what it locked, and the head is saved once, just before the commit.
+     */
+    boolean appendInTransaction(AuditRecord record) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            throw new IllegalStateException("audit records are appended inside a transaction (a group commit's)");
         }
-        try {
-            List<Boolean> stored = appendAll(group.stream().map(PendingAppend::record).toList());
-            for (int i = 0; i < group.size(); i++) {
-                group.get(i).stored().complete(stored.get(i));
-            }
-        } catch (RuntimeException e) {
-            group.forEach(pending -> pending.stored().completeExceptionally(e));
+        ChainEnd end = (ChainEnd) TransactionSynchronizationManager.getResource(this);
+        if (end == null) {
+            end = new ChainEnd(lockHead());
+            TransactionSynchronizationManager.bindResource(this, end);
+            TransactionSynchronizationManager.registerSynchronization(end);
         }
+        return end.append(record);
     }
 
-    /** Appends records in order under one chain lock and one commit; for each, whether it was new. */
-    private List<Boolean> appendAll(List<AuditRecord> records) {
-        return transactions.execute(status -> {
-            Head head = lockHead();
-            JdbcAuditTree.NewNodes nodes = new JdbcAuditTree.NewNodes();
-            boolean grew = catchUp(head, nodes);
-            long seq = head.lastSeq;
-            String previous = head.lastHash;
-            Set<String> appended = new HashSet<>();
-            List<Boolean> stored = new ArrayList<>(records.size());
-            for (AuditRecord record : records) {
-                boolean duplicate = !appended.add("record:" + record.recordId())
-                        || record.callId() != null && !appended.add("call:" + record.callId())
-                        || stored("record_id", record.recordId())
-                        || record.callId() != null && stored("call_id", record.callId());
-                if (!duplicate) {
-                    seq++;
-                    AuditChain.Hashes hashes = chain.hashes(previous, seq, record);
-                    insert(seq, record, previous, hashes);
-                    head.tree.append(hashes.leafHash(), nodes);
-                    previous = hashes.chainHash();
-                }
-                stored.add(!duplicate);
+    /**
+     * The end of the chain as one transaction extends it: the locked head, the records appended so far (so one
+     * repeated in the same transaction is a duplicate too) and the tree nodes they completed.
+     */
+    private final class ChainEnd implements TransactionSynchronization {
+
+        private final Head head;
+        private final JdbcAuditTree.NewNodes nodes = new JdbcAuditTree.NewNodes();
+        private final Set<String> appended = new HashSet<>();
+        private final boolean grew;
+        private long seq;
+        private String previous;
+        private boolean changed;
+
+        ChainEnd(Head head) {
+            this.head = head;
+            this.grew = catchUp(head, nodes);
+            this.seq = head.lastSeq;
+            this.previous = head.lastHash;
+        }
+
+        boolean append(AuditRecord record) {
+            boolean repeated = !appended.add("record:" + record.recordId())
+                    || record.callId() != null && !appended.add("call:" + record.callId());
+            if (repeated) {
+                return false;
             }
-            if (grew || stored.contains(true)) {
+            AuditChain.Hashes hashes = chain.hashes(previous, seq + 1, record);
+            if (!insertNew(seq + 1, record, previous, hashes)) {
+                return false;
+            }
+            seq++;
+            head.tree.append(hashes.leafHash(), nodes);
+            previous = hashes.chainHash();
+            changed = true;
+            return true;
+        }
+
+        @Override
+        public void beforeCommit(boolean readOnly) {
+            if (grew || changed) {
                 save(head, seq, previous, nodes);
             }
-            return stored;
-        });
+        }
+
+        @Override
+        public void afterCompletion(int status) {
+            TransactionSynchronizationManager.unbindResourceIfPossible(JdbcAuditStore.this);
+        }
     }
 
     /**
@@ -200,10 +203,6 @@ final class JdbcAuditStore {
     private record Head(long lastSeq, String lastHash, long treeBase, TreeFrontier tree) {
     }
 
-    /** A record waiting to be appended, and its outcome once it was. */
-    private record PendingAppend(AuditRecord record, CompletableFuture<Boolean> stored) {
-    }
-
     /**
      * Whether a record with this unique value exists. One column per query: an {@code OR} across both
      * unique indexes makes H2 scan the whole table, under the chain lock every request waits for.
@@ -213,14 +212,42 @@ final class JdbcAuditStore {
                 .query().listOfRows().isEmpty();
     }
 
-    private void insert(long seq, AuditRecord r, String previous, AuditChain.Hashes hashes) {
-        jdbc.sql("""
+    /**
+     * Inserts the record at {@code seq} unless it (or its call) is stored already; false then. Where the database
+     * takes {@code ON CONFLICT DO NOTHING} the insert itself tells, and only a record it did not insert is looked
+     * up (a conflict on {@code seq} instead, which the chain lock rules out, must not pass as a duplicate);
+     * elsewhere the record is looked up first.
+     */
+    private boolean insertNew(long seq, AuditRecord record, String previous, AuditChain.Hashes hashes) {
+        if (!onConflict && held(record)) {
+            return false;
+        }
+        if (insert(seq, record, previous, hashes) == 0) {
+            if (held(record)) {
+                return false;
+            }
+            throw new IllegalStateException("audit record " + seq + " exists although the chain ends before it; "
+                    + "GET /actuator/audit/verify shows where the chain is broken");
+        }
+        for (String flag : record.flags()) {
+            jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
+        }
+        return true;
+    }
+
+    private boolean held(AuditRecord record) {
+        return stored("record_id", record.recordId()) || record.callId() != null && stored("call_id", record.callId());
+    }
+
+    private int insert(long seq, AuditRecord r, String previous, AuditChain.Hashes hashes) {
+        return jdbc.sql("""
                 INSERT INTO audit_record (seq, record_id, kind, call_id, request_id, upstream_request_id, user_name, team,
                     session_id, response_id, container_id, model, status, code, code_sha256, outputs, outputs_truncated,
                     details, created_at, prev_hash, hash, flags, leaf_hash, trace_id)
                 VALUES (:seq, :record_id, :kind, :call_id, :request_id, :upstream_request_id, :user_name, :team,
                     :session_id, :response_id, :container_id, :model, :status, :code, :code_sha256, :outputs,
-                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags, :leaf_hash, :trace_id)""")
+                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags, :leaf_hash, :trace_id)"""
+                + (onConflict ? " ON CONFLICT DO NOTHING" : ""))
                 .param("seq", seq).param("record_id", r.recordId()).param("kind", r.kind().name())
                 .param("call_id", r.callId()).param("request_id", r.requestId())
                 .param("upstream_request_id", r.upstreamRequestId()).param("user_name", r.user()).param("team", r.team())
@@ -231,9 +258,6 @@ final class JdbcAuditStore {
                 .param("created_at", Timestamp.from(r.createdAt())).param("prev_hash", previous).param("hash", hashes.chainHash())
                 .param("flags", r.flags().isEmpty() ? null : "," + String.join(",", r.flags()) + ",")
                 .param("leaf_hash", hashes.leafHex()).param("trace_id", r.traceId()).update();
-        for (String flag : r.flags()) {
-            jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
-        }
     }
 
     List<StoredRecord> query(AuditQuery query) {

@@ -12,6 +12,7 @@ import org.springframework.transaction.TransactionException;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
+import com.sandboxgateway.policy.Settlement;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -74,9 +75,67 @@ public final class SpoolingAuditLog implements AuditLog {
                 stored.increment();
                 return;
             } catch (DataAccessException | TransactionException e) {
-                log.warn("Audit store unreachable ({}); spooling audit records until it is back", e.getClass().getSimpleName());
+                storeUnreachable(e);
             }
         }
+        spool(record);
+    }
+
+    /**
+     * Stages the record in the exchange's settlement, to be appended with the settlement's other writes in one
+     * transaction; it is durable once the settlement is settled. While records are spooled it is spooled at once,
+     * behind them; when the settlement's transaction fails it is spooled then. Either way it fails closed as
+     * {@link #record} does.
+     *
+     * @param kept told once the record is durable and new (not for a record, or call, the store already held)
+     */
+    public void stage(Settlement settlement, AuditRecord made, Runnable kept) {
+        AuditRecord record = made.withTraceId(traceIds.get());
+        if (spooled != 0) {
+            spool(record);
+            kept.run();
+            return;
+        }
+        settlement.write(new StagedRecord(record, kept));
+    }
+
+    /** A record staged in a settlement: appended in its transaction, or spooled when that fails. */
+    private final class StagedRecord implements Settlement.Write {
+
+        private final AuditRecord record;
+        private final Runnable kept;
+
+        StagedRecord(AuditRecord record, Runnable kept) {
+            this.record = record;
+            this.kept = kept;
+        }
+
+        @Override
+        public boolean write() {
+            return store.appendInTransaction(record);
+        }
+
+        @Override
+        public void written(boolean fresh) {
+            stored.increment();
+            if (fresh) {
+                kept.run();
+            }
+        }
+
+        @Override
+        public void failed(RuntimeException cause) {
+            storeUnreachable(cause);
+            spool(record);
+            kept.run();
+        }
+    }
+
+    private static void storeUnreachable(RuntimeException e) {
+        log.warn("Audit store unreachable ({}); spooling audit records until it is back", e.getClass().getSimpleName());
+    }
+
+    private void spool(AuditRecord record) {
         lock.lock();
         try {
             spool.append(record);

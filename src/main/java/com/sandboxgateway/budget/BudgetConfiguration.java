@@ -13,6 +13,7 @@ import com.sandboxgateway.review.ReviewProperties;
 import com.sandboxgateway.state.RedisState;
 import com.sandboxgateway.state.StateFailures;
 import com.sandboxgateway.state.StateProperties;
+import com.sandboxgateway.store.SqlDialect;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -30,8 +31,8 @@ class BudgetConfiguration {
     }
 
     @Bean
-    Budgets budgets(Counters counters, JdbcClient jdbc, Clock clock, TeamPolicies teams) {
-        return new Budgets(counters, new BudgetStore(jdbc, clock), teams, clock);
+    Budgets budgets(Counters counters, JdbcClient jdbc, SqlDialect dialect, Clock clock, TeamPolicies teams) {
+        return new Budgets(counters, new BudgetStore(jdbc, dialect, clock), teams, clock);
     }
 
     @Bean

@@ -6,9 +6,12 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
+
+import com.sandboxgateway.store.SqlDialect;
 
 /**
  * The durable side of turns and spend: one row per charge, written once whichever replica settles it,
@@ -18,10 +21,13 @@ final class BudgetStore {
 
     private final JdbcClient jdbc;
     private final Clock clock;
+    /** Charges are inserted {@code ON CONFLICT DO NOTHING} where the database takes it; see {@link #insertOnce}. */
+    private final boolean onConflict;
 
-    BudgetStore(JdbcClient jdbc, Clock clock) {
+    BudgetStore(JdbcClient jdbc, SqlDialect dialect, Clock clock) {
         this.jdbc = jdbc;
         this.clock = clock;
+        this.onConflict = dialect.onConflict();
     }
 
     /**
@@ -69,18 +75,11 @@ final class BudgetStore {
 
     /** Records a charge; false when one with the same id already exists. */
     boolean record(TurnCharge charge) {
-        try {
-            return jdbc.sql("""
-                            INSERT INTO turn_charge (charge_id, user_name, team, session_id, charge_day, reserved, turns, created_at, settled_at)
-                            SELECT :id, :user, :team, :session, :day, :reserved, :turns, :now, :settled
-                            WHERE NOT EXISTS (SELECT 1 FROM turn_charge WHERE charge_id = :id)""")
-                    .param("id", charge.chargeId()).param("user", charge.user()).param("team", charge.team())
-                    .param("session", charge.session()).param("day", charge.day()).param("reserved", charge.reserved())
-                    .param("turns", charge.turns()).param("now", now()).param("settled", charge.turns() == null ? null : now())
-                    .update() == 1;
-        } catch (DuplicateKeyException concurrentInsert) {
-            return false;
-        }
+        return insertOnce("turn_charge", "charge_id, user_name, team, session_id, charge_day, reserved, turns, created_at, settled_at",
+                ":id, :user, :team, :session, :day, :reserved, :turns, :now, :settled",
+                insert -> insert.param("id", charge.chargeId()).param("user", charge.user()).param("team", charge.team())
+                        .param("session", charge.session()).param("day", charge.day()).param("reserved", charge.reserved())
+                        .param("turns", charge.turns()).param("now", now()).param("settled", charge.turns() == null ? null : now()));
     }
 
     /** Settles a background response's charge; false when it was settled already (by another request or replica). */
@@ -118,13 +117,27 @@ final class BudgetStore {
 
     /** Records a spend charge; false when one with the same id already exists. */
     boolean recordSpend(String chargeId, String team, String user, LocalDate day, long usdMicros) {
+        return insertOnce("spend_charge", "charge_id, team, user_name, charge_day, usd_micros, created_at",
+                ":id, :team, :user, :day, :micros, :now", insert -> insert.param("id", chargeId).param("team", team)
+                        .param("user", user).param("day", day).param("micros", usdMicros).param("now", now()));
+    }
+
+    /**
+     * Inserts one charge unless one with its id ({@code :id}) exists; false when one does. A duplicate fails no
+     * statement where the database takes {@code ON CONFLICT DO NOTHING} (so it cannot fail the group commit the
+     * charge is written in); elsewhere (H2 outside its PostgreSQL mode, which fails only the statement) a racing
+     * insert is caught.
+     *
+     * @param values the named parameters, in the columns' order
+     * @param params binds them
+     */
+    private boolean insertOnce(String table, String columns, String values, UnaryOperator<JdbcClient.StatementSpec> params) {
+        String into = "INSERT INTO " + table + " (" + columns + ") ";
+        String sql = onConflict
+                ? into + "VALUES (" + values + ") ON CONFLICT DO NOTHING"
+                : into + "SELECT " + values + " WHERE NOT EXISTS (SELECT 1 FROM " + table + " WHERE charge_id = :id)";
         try {
-            return jdbc.sql("""
-                            INSERT INTO spend_charge (charge_id, team, user_name, charge_day, usd_micros, created_at)
-                            SELECT :id, :team, :user, :day, :micros, :now
-                            WHERE NOT EXISTS (SELECT 1 FROM spend_charge WHERE charge_id = :id)""")
-                    .param("id", chargeId).param("team", team).param("user", user).param("day", day)
-                    .param("micros", usdMicros).param("now", now()).update() == 1;
+            return params.apply(jdbc.sql(sql)).update() == 1;
         } catch (DuplicateKeyException concurrentInsert) {
             return false;
         }

@@ -8,8 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import com.sandboxgateway.policy.EffectivePolicy;
+import com.sandboxgateway.policy.Settlement;
 import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.state.StateUnavailableException;
 
 /**
  * The budget counters and their durable charges, and what administrators read and reset: a session's
@@ -21,10 +26,14 @@ public final class Budgets {
     private static final Duration SESSION_TTL = Duration.ofDays(30);
     private static final Duration DAY_TTL = Duration.ofDays(2);
 
+    private static final Logger log = LoggerFactory.getLogger(Budgets.class);
+
     private final Counters counters;
     private final BudgetStore store;
     private final TeamPolicies teams;
     private final Clock clock;
+    /** One batch for every counter an answer moves (turns and spend): one round trip per answer. */
+    private final Settlement.Batch<Counters.Move> moves = this::moveAll;
 
     Budgets(Counters counters, BudgetStore store, TeamPolicies teams, Clock clock) {
         this.counters = counters;
@@ -76,6 +85,20 @@ public final class Budgets {
 
     Counters counters() {
         return counters;
+    }
+
+    /** Stages a move of counters, made after the settlement's writes together with the answer's other moves. */
+    void move(Settlement settlement, List<Counter> moved, long delta) {
+        settlement.change(moves, new Counters.Move(moved, delta));
+    }
+
+    private void moveAll(List<Counters.Move> staged) {
+        try {
+            counters.addAll(staged);
+        } catch (StateUnavailableException e) {
+            log.warn("Budget counters could not be moved now ({}); the charges are recorded, and a counter seeded again "
+                    + "counts them", e.getMessage());
+        }
     }
 
     BudgetStore store() {

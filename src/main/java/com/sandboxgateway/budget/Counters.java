@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 
 import com.sandboxgateway.ratelimit.BucketStore;
 import com.sandboxgateway.ratelimit.RateLimiter;
@@ -44,8 +45,38 @@ sealed interface Counters extends BucketStore {
     /** How much is left under the tightest of the counters. */
     long remaining(List<Counter> counters);
 
+    /**
+     * Makes the moves of one answer, all at once (one Redis round trip), once the charges they follow from are
+     * durable. A counter that is missing is left so, not seeded: its next use seeds it from the store, which holds
+     * those charges already, so seeding it here would count them twice.
+     */
+    void addAll(List<Move> moves);
+
     /** @param left what is left under the tightest counter after the reservation */
     record Grant(long granted, long left) {
+    }
+
+    /** {@code delta} (negative to give back) to add to every one of {@code counters}. */
+    record Move(List<Counter> counters, long delta) {
+    }
+
+    /** The moves summed per counter key, in first-seen order, leaving out the keys they leave unchanged. */
+    private static Map<Counter, Long> perCounter(List<Move> moves) {
+        Map<String, Counter> byKey = new LinkedHashMap<>();
+        Map<String, Long> deltas = new LinkedHashMap<>();
+        for (Move move : moves) {
+            for (Counter counter : move.counters()) {
+                byKey.putIfAbsent(counter.key(), counter);
+                deltas.merge(counter.key(), move.delta(), Long::sum);
+            }
+        }
+        Map<Counter, Long> summed = new LinkedHashMap<>();
+        deltas.forEach((key, delta) -> {
+            if (delta != 0) {
+                summed.put(byKey.get(key), delta);
+            }
+        });
+        return summed;
     }
 
     /**
@@ -215,6 +246,17 @@ sealed interface Counters extends BucketStore {
         }
 
         @Override
+        public void addAll(List<Move> moves) {
+            Map<Counter, Long> deltas = perCounter(moves);
+            lock.lock();
+            try {
+                deltas.forEach((counter, delta) -> used.computeIfPresent(counter.key(), (key, held) -> Math.max(0, held + delta)));
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
         public long remaining(List<Counter> counters) {
             seed(counters);
             lock.lock();
@@ -342,6 +384,21 @@ sealed interface Counters extends BucketStore {
                 return {0, 0}
                 """);
 
+        /**
+         * KEYS: counters; ARGV: per key its delta and ttl (s). A missing key is left missing. Its keys span a user's
+         * and a team's hash tags (moves need no atomicity across them), so on a Redis Cluster it would be sent once
+         * per slot.
+         */
+        private static final RedisScript ADD_ALL = new RedisScript("""
+                for i, key in ipairs(KEYS) do
+                  if redis.call('EXISTS', key) == 1 then
+                    redis.call('INCRBY', key, ARGV[2 * i - 1])
+                    redis.call('EXPIRE', key, ARGV[2 * i])
+                  end
+                end
+                return {0, 0}
+                """);
+
         private final RedisState redis;
         private final Clock clock;
 
@@ -423,6 +480,25 @@ sealed interface Counters extends BucketStore {
                 args.add(Long.toString(counter.ttl().toSeconds()));
             }
             return Math.max(0, run(REMAINING, counters, args).get(1));
+        }
+
+        @Override
+        public void addAll(List<Move> moves) {
+            Map<Counter, Long> deltas = perCounter(moves);
+            if (deltas.isEmpty()) {
+                return;
+            }
+            String[] keys = deltas.keySet().stream().map(Counter::key).toArray(String[]::new);
+            String[] values = deltas.entrySet().stream()
+                    .flatMap(move -> Stream.of(Long.toString(move.getValue()), Long.toString(move.getKey().ttl().toSeconds())))
+                    .toArray(String[]::new);
+            try {
+                ADD_ALL.run(redis.connections().text().sync(), keys, values);
+            } catch (StateUnavailableException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new StateUnavailableException("the budget counters could not be updated", e);
+            }
         }
 
         private List<Long> run(RedisScript script, List<Counter> counters, List<String> args) {

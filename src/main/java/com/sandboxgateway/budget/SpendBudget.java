@@ -6,9 +6,6 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.openai.Answer;
@@ -30,11 +27,10 @@ import tools.jackson.databind.JsonNode;
  * team's estimated spend of the day (UTC) reached its cap.
  * Spend is counted from what the answers report: a finished response's token usage (for streams, from
  * its final event; for background responses, when fetched) and each container session by memory tier,
- * each charged once by id whichever replica sees it.
+ * each charged once by id whichever replica sees it, with the answer's other writes.
  */
 public final class SpendBudget implements ResponseInspector {
 
-    private static final Logger log = LoggerFactory.getLogger(SpendBudget.class);
     private static final String DEFAULT_TIER = "1g";
 
     private final Budgets budgets;
@@ -88,10 +84,10 @@ public final class SpendBudget implements ResponseInspector {
         String team = exchange.principal().team();
         long input = response.usage().inputTokens();
         long output = response.usage().outputTokens();
-        if (charge(exchange, "response:" + id, pricing.tokensMicros(response.model(), input, output))) {
+        charge(exchange, "response:" + id, pricing.tokensMicros(response.model(), input, output), () -> {
             meters.counter("gateway.tokens", "team", team, "kind", "input").increment(input);
             meters.counter("gateway.tokens", "team", team, "kind", "output").increment(output);
-        }
+        });
         String tier = requestedTier(exchange, response);
         for (OutputItem call : response.output()) {
             if (call.kind().turn()) {
@@ -102,43 +98,28 @@ public final class SpendBudget implements ResponseInspector {
 
     private void chargeContainer(Exchange exchange, String containerId, String tier) {
         if (containerId != null) {
-            charge(exchange, "container:" + containerId, pricing.containerMicros(tier));
+            charge(exchange, "container:" + containerId, pricing.containerMicros(tier), () -> { });
         }
     }
 
     /**
-     * Charges once by id. The counter moves first, so a counter seeded from the store in between does not
-     * count the charge twice; a charge already recorded is taken back out. A charge that cannot be
-     * written is logged, never held against the client's answer.
+     * Charges once by id, with the answer's other writes; the counter moves once the charge is durable, and only
+     * when it is new (a charge another request or replica recorded first is not counted again).
+     *
+     * @param counted told when the charge is new
      */
-    private boolean charge(Exchange exchange, String chargeId, long micros) {
+    private void charge(Exchange exchange, String chargeId, long micros, Runnable counted) {
         String team = exchange.principal().team();
+        String user = exchange.principal().user();
         LocalDate day = LocalDate.now(clock);
-        List<Counter> spend = List.of(counter(team, day));
-        boolean counted = add(spend, micros, chargeId);
-        try {
-            if (!store.recordSpend(chargeId, team, exchange.principal().user(), day, micros)) {
-                if (counted) {
-                    add(spend, -micros, chargeId);
-                }
-                return false;
-            }
-        } catch (RuntimeException e) {
-            log.warn("Spend {} of team {} could not be recorded: {}", chargeId, team, e.toString());
-        }
-        meters.counter("gateway.spend.usd", "team", team).increment(micros / 1_000_000.0);
-        return true;
-    }
-
-    private boolean add(List<Counter> spend, long micros, String chargeId) {
-        try {
-            counters.add(spend, micros);
-            return true;
-        } catch (StateUnavailableException e) {
-            log.warn("Spend {} could not be counted now ({}); it is counted when the counter is next seeded", chargeId,
-                    e.getMessage());
-            return false;
-        }
+        exchange.settlement().write(new StagedCharge("Spend " + chargeId + " of team " + team,
+                () -> store.recordSpend(chargeId, team, user, day, micros), fresh -> {
+                    if (fresh) {
+                        budgets.move(exchange.settlement(), List.of(counter(team, day)), micros);
+                        meters.counter("gateway.spend.usd", "team", team).increment(micros / 1_000_000.0);
+                        counted.run();
+                    }
+                }));
     }
 
     /**

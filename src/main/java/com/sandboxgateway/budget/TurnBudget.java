@@ -29,7 +29,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link Admission}, with the rate limits and the spend check), and the request's {@code max_tool_calls} is lowered
  * to what was reserved, so concurrent requests cannot overshoot. Once the answer shows the executed count (a plain
  * answer, a stream's final event, or a background response fetched or cancelled later, on any replica) the
- * reservation is settled to it. A
+ * reservation is settled to it: the charge row is staged with the answer's other writes, and the counters move once
+ * it is durable. A
  * reservation whose request never reached the upstream is given back; one whose outcome is unknown (a cut
  * stream) stays charged. Every answer that passed the earlier steps says {@code X-Gateway-Turns-Remaining}.
  */
@@ -130,21 +131,17 @@ public final class TurnBudget implements ResponseInspector {
         if (reservation == null) {
             return;
         }
-        try {
-            if (!upstreamMayHaveRun(exchange, failure)) {
-                counters.add(reservationCounters(exchange, reservation), -reservation.reserved());
-            } else {
-                String responseId = exchange.responseId();
-                if (reservation.background() && responseId != null) {
-                    store.record(charge(exchange, reservation, responseId, null));
-                } else {
-                    store.record(charge(exchange, reservation, responseId != null ? responseId : "request:" + exchange.requestId(),
-                            reservation.reserved()));
-                }
-            }
-        } catch (RuntimeException e) {
-            log.warn("The turn reservation of request {} could not be closed; it stays charged: {}", exchange.requestId(), e.toString());
+        if (!upstreamMayHaveRun(exchange, failure)) {
+            budgets.move(exchange.settlement(), reservationCounters(exchange, reservation), -reservation.reserved());
+            return;
         }
+        String responseId = exchange.responseId();
+        BudgetStore.TurnCharge charge = reservation.background() && responseId != null
+                ? charge(exchange, reservation, responseId, null)
+                : charge(exchange, reservation, responseId != null ? responseId : "request:" + exchange.requestId(),
+                        reservation.reserved());
+        exchange.settlement().write(new StagedCharge("The turn reservation of request " + exchange.requestId(),
+                () -> store.record(charge), fresh -> { }));
     }
 
     /** A new session takes the id of the response that started it ({@link Exchange#session()}); a JSON answer says so. */
@@ -155,7 +152,11 @@ public final class TurnBudget implements ResponseInspector {
         }
     }
 
-    /** Settles this request's reservation to the executed count; a background response is settled when fetched. */
+    /**
+     * Settles this request's reservation to the executed count, with the answer's other writes; a charge recorded
+     * already (by another request or replica) gives the whole reservation back. A background response is settled
+     * when fetched.
+     */
     private void settle(Exchange exchange, ResponseView response) {
         TurnReservation reservation = exchange.takeTurnReservation();
         if (reservation == null) {
@@ -164,18 +165,14 @@ public final class TurnBudget implements ResponseInspector {
         String responseId = response.id() != null ? response.id() : exchange.responseId();
         int executed = response.turns();
         List<Counter> reserved = reservationCounters(exchange, reservation);
-        try {
-            counters.add(reserved, executed - reservation.reserved());
-            if (!store.record(charge(exchange, reservation, responseId, executed))) {
-                counters.add(reserved, -executed);
-                executed = 0;
-            }
+        BudgetStore.TurnCharge charge = charge(exchange, reservation, responseId, executed);
+        exchange.settlement().write(new StagedCharge("The turns of response " + responseId, () -> store.record(charge), fresh -> {
+            int counted = fresh ? executed : 0;
+            budgets.move(exchange.settlement(), reserved, counted - reservation.reserved());
             exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING,
-                    Long.toString(Math.max(0, reservation.left() + reservation.reserved() - executed)));
-            meters.counter("gateway.turns.used", "team", exchange.principal().team()).increment(executed);
-        } catch (RuntimeException e) {
-            log.warn("The turns of response {} could not be settled; its reservation stays charged: {}", responseId, e.toString());
-        }
+                    Long.toString(Math.max(0, reservation.left() + reservation.reserved() - counted)));
+            meters.counter("gateway.turns.used", "team", exchange.principal().team()).increment(counted);
+        }));
     }
 
     /** A response still running after its answer: its reservation counts until it is fetched finished. */
@@ -184,11 +181,9 @@ public final class TurnBudget implements ResponseInspector {
         if (reservation == null || responseId == null) {
             return;
         }
-        try {
-            store.record(charge(exchange, reservation, responseId, null));
-        } catch (RuntimeException e) {
-            log.warn("The turns of background response {} could not be recorded; they stay reserved: {}", responseId, e.toString());
-        }
+        BudgetStore.TurnCharge charge = charge(exchange, reservation, responseId, null);
+        exchange.settlement().write(new StagedCharge("The turns of background response " + responseId,
+                () -> store.record(charge), fresh -> { }));
     }
 
     /**

@@ -9,6 +9,7 @@ import com.sandboxgateway.openai.OutputItem;
 import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
+import com.sandboxgateway.policy.Settlement;
 
 import tools.jackson.databind.JsonNode;
 
@@ -17,7 +18,8 @@ import tools.jackson.databind.JsonNode;
  * responses with their output items, the containers they start and the container files they cite,
  * streamed or not, conversations
  * and their items, skills) and marks objects deleted when a delete
- * succeeds. It runs before the client sees the answer, so an id is never usable before it is owned.
+ * succeeds. The rows are written with the answer's other writes before the client sees the answer, so an id is
+ * never usable before it is owned.
  */
 public final class OwnershipRecorder implements ResponseInspector {
 
@@ -33,7 +35,7 @@ public final class OwnershipRecorder implements ResponseInspector {
         if (answer.isEvent()) {
             answer.response().ifPresent(response -> recordResponse(exchange, response, created));
             answer.item().ifPresent(item -> recordItem(exchange, item, exchange.responseId(), created));
-            store.recordAll(exchange.principal(), created);
+            stage(exchange, created);
             return;
         }
         JsonNode body = answer.json();
@@ -44,12 +46,12 @@ public final class OwnershipRecorder implements ResponseInspector {
             case CONTAINERS_CREATE -> add(exchange, text(body, "id"), ObjectKind.CONTAINER, null, null, created);
             case CONTAINER_FILES_CREATE ->
                     add(exchange, text(body, "id"), ObjectKind.CONTAINER_FILE, exchange.route().id("container_id"), null, created);
-            case RESPONSE_DELETE -> store.markDeleted(exchange.route().id("response_id"));
-            case FILE_DELETE -> store.markDeleted(exchange.route().id("file_id"));
-            case CONTAINER_DELETE -> store.markDeleted(exchange.route().id("container_id"));
-            case CONTAINER_FILE_DELETE -> store.markDeleted(exchange.route().id("file_id"));
+            case RESPONSE_DELETE -> deleted(exchange, exchange.route().id("response_id"));
+            case FILE_DELETE -> deleted(exchange, exchange.route().id("file_id"));
+            case CONTAINER_DELETE -> deleted(exchange, exchange.route().id("container_id"));
+            case CONTAINER_FILE_DELETE -> deleted(exchange, exchange.route().id("file_id"));
             case CONVERSATIONS_CREATE -> add(exchange, text(body, "id"), ObjectKind.CONVERSATION, null, null, created);
-            case CONVERSATION_DELETE -> store.markDeleted(exchange.route().id("conversation_id"));
+            case CONVERSATION_DELETE -> deleted(exchange, exchange.route().id("conversation_id"));
             // The conversation is the caller's (checked before), so the items read or added in it are too.
             case CONVERSATION_ITEMS_CREATE, CONVERSATION_ITEMS_LIST -> {
                 for (JsonNode item : body.path("data")) {
@@ -57,12 +59,41 @@ public final class OwnershipRecorder implements ResponseInspector {
                 }
             }
             case CONVERSATION_ITEM_GET -> recordItem(exchange, OutputItem.of(body), exchange.route().id("conversation_id"), created);
-            case CONVERSATION_ITEM_DELETE -> store.markDeleted(exchange.route().id("item_id"));
+            case CONVERSATION_ITEM_DELETE -> deleted(exchange, exchange.route().id("item_id"));
             case SKILLS_CREATE -> add(exchange, text(body, "id"), ObjectKind.SKILL, null, null, created);
-            case SKILL_DELETE -> store.markDeleted(exchange.route().id("skill_id"));
+            case SKILL_DELETE -> deleted(exchange, exchange.route().id("skill_id"));
             default -> { }
         }
-        store.recordAll(exchange.principal(), created);
+        stage(exchange, created);
+    }
+
+    /** The objects an answer created are recorded with its other writes, in one statement. */
+    private void stage(Exchange exchange, List<OwnershipStore.Created> created) {
+        if (!created.isEmpty()) {
+            exchange.settlement().write(new OwnerRows(() -> store.recordAll(exchange.principal(), created)));
+        }
+    }
+
+    private void deleted(Exchange exchange, String id) {
+        exchange.settlement().write(new OwnerRows(() -> store.markDeleted(id)));
+    }
+
+    /**
+     * Owner rows staged in the answer's settlement. Should its transaction fail, they are written on their own, and
+     * a failure then keeps the answer from the client, so an id is never usable before it is owned.
+     */
+    private record OwnerRows(Runnable rows) implements Settlement.Write {
+
+        @Override
+        public boolean write() {
+            rows.run();
+            return true;
+        }
+
+        @Override
+        public void failed(RuntimeException cause) {
+            rows.run();
+        }
     }
 
     private static void recordResponse(Exchange exchange, ResponseView response, List<OwnershipStore.Created> created) {

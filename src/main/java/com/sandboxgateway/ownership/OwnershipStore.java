@@ -10,18 +10,16 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 import javax.sql.DataSource;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.support.JdbcUtils;
-import org.springframework.jdbc.support.MetaDataAccessException;
 import org.springframework.stereotype.Repository;
 
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.store.SqlDialect;
 
 /**
  * The owner records, in the relational store (H2 by default, PostgreSQL in production). An id is
@@ -43,12 +41,7 @@ public class OwnershipStore {
     OwnershipStore(JdbcClient jdbc, DataSource dataSource, Clock clock) {
         this.jdbc = jdbc;
         this.clock = clock;
-        try {
-            this.onConflict = JdbcUtils.extractDatabaseMetaData(dataSource, meta -> meta.getDatabaseProductName().equals("PostgreSQL")
-                    || meta.getURL().toUpperCase(Locale.ROOT).contains(";MODE=POSTGRESQL"));
-        } catch (MetaDataAccessException e) {
-            throw new IllegalStateException("cannot read which database holds the owner records", e);
-        }
+        this.onConflict = SqlDialect.of(dataSource).onConflict();
     }
 
     /** Records a new object for its creator; does nothing if the id is already recorded. */

@@ -41,6 +41,7 @@ public final class Exchange {
     private final Set<String> auditedCalls = new HashSet<>();
     private final Set<String> ownedObjects = new HashSet<>();
     private final Map<String, OutputItem> streamedShellCalls = new HashMap<>();
+    private final Settlement settlement = new Settlement();
 
     public Exchange(String requestId, Principal principal, RouteMatch route, String path, String rawQuery, String session,
                     String datasetProfile, RequestBody body) {
@@ -220,6 +221,11 @@ public final class Exchange {
     /** Marks an object as recorded for its owner by this exchange; false if it already was (a stream repeats ids). */
     public boolean firstOwnershipOf(String objectId) {
         return ownedObjects.add(objectId);
+    }
+
+    /** What the inspectors staged to be written and counted once they have all seen the current answer. */
+    public Settlement settlement() {
+        return settlement;
     }
 
     /** Adds a header to the answer the client gets, whatever the outcome. */

@@ -2,9 +2,13 @@ package com.sandboxgateway.policy;
 
 import java.util.List;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.openai.Answer;
+import com.sandboxgateway.store.GroupCommit;
 
 /**
  * The request steps in the order they run, the inspectors that see the answers and the after-answer
@@ -13,17 +17,22 @@ import com.sandboxgateway.openai.Answer;
  */
 public final class PolicyChain {
 
+    private static final Logger log = LoggerFactory.getLogger(PolicyChain.class);
+
     private final List<OnRoutes<RequestStep>> steps;
     private final List<OnRoutes<ResponseInspector>> inspectors;
     private final List<OnRoutes<AfterAnswer>> afterAnswers;
     private final ChainObserver observer;
+    private final GroupCommit commits;
 
+    /** @param commits where the writes the inspectors stage in an exchange's {@link Settlement} are committed */
     public PolicyChain(List<OnRoutes<RequestStep>> steps, List<OnRoutes<ResponseInspector>> inspectors,
-                       List<OnRoutes<AfterAnswer>> afterAnswers, ChainObserver observer) {
+                       List<OnRoutes<AfterAnswer>> afterAnswers, ChainObserver observer, GroupCommit commits) {
         this.steps = List.copyOf(steps);
         this.inspectors = List.copyOf(inspectors);
         this.afterAnswers = List.copyOf(afterAnswers);
         this.observer = observer;
+        this.commits = commits;
     }
 
     /** Runs the steps of the exchange's route in order and returns the first refusal, or {@link Decision#PROCEED}. */
@@ -38,9 +47,10 @@ public final class PolicyChain {
     }
 
     /**
-     * Shows one answer (a successful JSON body or a stream event) to the route's inspectors, then runs the
-     * route's after-answer actions. The response it names is noted on the exchange first, so no inspector
-     * depends on another for it.
+     * Shows one answer (a successful JSON body or a stream event) to the route's inspectors, settles what they
+     * staged (one transaction, one round trip for the counters: so the audit record and the owner rows are durable
+     * before the client sees the answer), then runs the route's after-answer actions. The response it names is
+     * noted on the exchange first, so no inspector depends on another for it.
      *
      * @return the answer to relay
      */
@@ -52,6 +62,7 @@ public final class PolicyChain {
                 inspector.part().inspect(exchange, answer);
             }
         }
+        exchange.settlement().settle(commits);
         Answer relayed = answer;
         for (OnRoutes<AfterAnswer> action : afterAnswers) {
             if (action.appliesTo(route)) {
@@ -61,9 +72,17 @@ public final class PolicyChain {
         return relayed;
     }
 
-    /** Tells every inspector the exchange is over, whatever its route; see {@link ResponseInspector#onFinish}. */
+    /**
+     * Tells every inspector the exchange is over, whatever its route (see {@link ResponseInspector#onFinish}), and
+     * settles what they staged then (a reservation nobody settled).
+     */
     public void finish(Exchange exchange, ErrorCode failure) {
         inspectors.forEach(inspector -> inspector.part().onFinish(exchange, failure));
+        try {
+            exchange.settlement().settle(commits);
+        } catch (RuntimeException e) {
+            log.warn("What request {} left to settle at its end could not be written: {}", exchange.requestId(), e.toString());
+        }
         observer.finished(exchange, failure);
     }
 }

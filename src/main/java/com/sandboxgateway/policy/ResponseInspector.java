@@ -6,9 +6,11 @@ import com.sandboxgateway.openai.Answer;
 /**
  * Looks at what the upstream answered on the routes the chain table gives it, before the client gets it
  * (to record ownership, audit executed code, settle budgets). It reads the answer the relay parsed once
- * and never changes it; an upstream call because of an answer is an {@link AfterAnswer}. An inspector
- * that throws {@link com.sandboxgateway.api.GatewayException} keeps the answer from the client: the
- * client gets that error instead.
+ * and never changes it; an upstream call because of an answer is an {@link AfterAnswer}. What it writes to the
+ * database and the counters it moves it stages in {@link Exchange#settlement()}, which the chain makes once every
+ * inspector has seen the answer. An inspector (or a staged write's fallback) that throws
+ * {@link com.sandboxgateway.api.GatewayException} keeps the answer from the client: the client gets that error
+ * instead.
  */
 @FunctionalInterface
 public interface ResponseInspector {

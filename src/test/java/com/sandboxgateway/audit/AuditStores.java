@@ -17,6 +17,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import com.sandboxgateway.store.GroupCommit;
+import com.sandboxgateway.store.SqlDialect;
+
 import tools.jackson.databind.json.JsonMapper;
 
 /** Freshly migrated audit stores on the two supported databases, for tests without a Spring context. */
@@ -28,6 +31,13 @@ final class AuditStores {
     static DataSource h2() {
         JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
+        return pooled(migrated(dataSource, null));
+    }
+
+    /** H2 outside its PostgreSQL mode (the benchmark's {@code jdbc:h2:mem:} URL): no {@code ON CONFLICT}. */
+    static DataSource plainH2() {
+        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         return pooled(migrated(dataSource, null));
     }
 
@@ -87,7 +97,8 @@ final class AuditStores {
 
     static JdbcAuditStore store(DataSource dataSource) {
         JdbcClient jdbc = JdbcClient.create(dataSource);
-        return new JdbcAuditStore(jdbc, new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
+        TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        return new JdbcAuditStore(jdbc, transactions, new GroupCommit(transactions), SqlDialect.of(dataSource),
                 new AuditChain(JsonMapper.builder().build()), new JdbcAuditTree(jdbc));
     }
 }

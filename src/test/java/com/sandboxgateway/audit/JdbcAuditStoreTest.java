@@ -22,11 +22,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-/** The chain's guarantees, on H2 and on PostgreSQL alike. */
+/** The chain's guarantees, on H2 (in and outside its PostgreSQL mode) and on PostgreSQL alike. */
 class JdbcAuditStoreTest {
 
     static Stream<Arguments> databases() {
-        return Stream.of(Arguments.of("h2", AuditStores.h2()), Arguments.of("postgres", AuditStores.postgres("audit_store_test", 5432)));
+        return Stream.of(Arguments.of("h2", AuditStores.h2()), Arguments.of("h2 without PostgreSQL mode", AuditStores.plainH2()),
+                Arguments.of("postgres", AuditStores.postgres("audit_store_test", 5432)));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -11,6 +11,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -37,6 +39,7 @@ import com.openai.models.responses.ResponseStreamEvent;
 import com.openai.models.responses.Tool;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 import com.sandboxgateway.support.PlantedSecrets;
+import com.sandboxgateway.support.OpenAiStub;
 import com.sandboxgateway.support.ScriptedUpstream;
 import com.sandboxgateway.support.ScriptedUpstreamIntegrationTest;
 
@@ -277,6 +280,39 @@ class BudgetsTest extends ScriptedUpstreamIntegrationTest {
 
         assertThat(budgets.teamSpend("analytics").spentUsd().subtract(spentBefore))
                 .as("1,000 input and 10 output tokens of gpt-4.1, one 4g container").isEqualByComparingTo("0.12208");
+    }
+
+    @Test
+    void shouldChargeAResponseTheUpstreamShowsTwiceOnlyOnce() throws Exception {
+        // The same finished response (one code block, its container, its tokens) answers two requests of one session.
+        String answer = OpenAiStub.example("responses.create.response.completed.json")
+                .replace(GatewayIntegrationTest.EXAMPLE_RESPONSE_ID, "resp_" + UUID.randomUUID())
+                .replace(GatewayIntegrationTest.EXAMPLE_CONTAINER_ID, "cntr_" + UUID.randomUUID())
+                .replace("ci_68a93ab8671881a39e3ac17e69d804a6", "ci_" + UUID.randomUUID())
+                .replace("msg_68a93abc0f7c81a3b2e1d0c9f8e7d6c5", "msg_" + UUID.randomUUID());
+        ScriptedUpstream.answerWith(exchange -> {
+            byte[] body = answer.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+        });
+        String session = "session-" + UUID.randomUUID();
+        Counter spend = budgets.spendCounter("analytics", LocalDate.now(ZoneOffset.UTC));
+        HttpResponse<String> first = post("/v1/responses", ALICE_KEY, session, codeRequest(false, false));
+        BigDecimal spentOnce = budgets.teamSpend("analytics").spentUsd();
+        long spendLeftOnce = budgets.counters().remaining(List.of(spend));
+
+        HttpResponse<String> second = post("/v1/responses", ALICE_KEY, session, codeRequest(false, false));
+
+        assertThat(first.headers().firstValue("X-Gateway-Turns-Remaining")).hasValue("2");
+        assertThat(second.statusCode()).isEqualTo(200);
+        assertThat(second.headers().firstValue("X-Gateway-Turns-Remaining")).as("its reservation given back whole").hasValue("2");
+        assertThat(budgets.sessionTurns("alice", session)).hasValueSatisfying(turns -> {
+            assertThat(turns.used()).isEqualTo(1);
+            assertThat(turns.remaining()).isEqualTo(2);
+        });
+        assertThat(budgets.teamSpend("analytics").spentUsd()).as("tokens and container charged once").isEqualByComparingTo(spentOnce);
+        assertThat(budgets.counters().remaining(List.of(spend))).as("the spend counter moved once").isEqualTo(spendLeftOnce);
     }
 
     @Test

@@ -25,6 +25,7 @@ import com.sandboxgateway.policy.PolicyProperties;
 import com.sandboxgateway.policy.TeamPolicies;
 import com.sandboxgateway.ratelimit.RateLimiter;
 import com.sandboxgateway.state.RedisState;
+import com.sandboxgateway.store.SqlDialect;
 
 import io.lettuce.core.RedisURI;
 
@@ -48,7 +49,7 @@ public final class LimitCheckBenchmark {
         JdbcDataSource h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:limits;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(h2).load().migrate();
-        BudgetStore store = new BudgetStore(JdbcClient.create(h2), Clock.systemUTC());
+        BudgetStore store = new BudgetStore(JdbcClient.create(h2), SqlDialect.of(h2), Clock.systemUTC());
         TeamPolicies teams = new TeamPolicies(new Binder(new MapConfigurationPropertySource(Map.of(
                 "gateway.policy.org.spend.max-usd-per-team-per-day", "1000000"))).bindOrCreate("gateway.policy", PolicyProperties.class));
 

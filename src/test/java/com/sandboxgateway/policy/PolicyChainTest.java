@@ -26,7 +26,7 @@ class PolicyChainTest {
                 always(step("rate limit", Decision.PROCEED)),
                 on(step("uploads only", Decision.PROCEED), EnumSet.of(Route.FILES_UPLOAD)),
                 always(step("budget", Decision.reject(ErrorCode.TURN_BUDGET_EXHAUSTED, "spent"))),
-                always(step("never", Decision.PROCEED))), List.of(), List.of(), ChainObserver.NONE);
+                always(step("never", Decision.PROCEED))), List.of(), List.of(), ChainObserver.NONE, Exchanges.WITHOUT_TRANSACTIONS);
 
         Decision decision = chain.apply(Exchanges.on(Route.RESPONSE_GET));
 
@@ -44,7 +44,7 @@ class PolicyChainTest {
                 List.of(always((seen, answer) -> {
                     ran.add("after answer");
                     return answer.replacedBy(tree("{\"id\":\"resp_1\",\"replaced\":true}"));
-                })), ChainObserver.NONE);
+                })), ChainObserver.NONE, Exchanges.WITHOUT_TRANSACTIONS);
 
         Answer relayed = chain.answered(exchange, Answer.ofJson(tree("{\"id\":\"resp_1\",\"model\":\"gpt-5\"}"), true));
 
@@ -64,7 +64,7 @@ class PolicyChainTest {
             public void onFinish(Exchange exchange, ErrorCode failure) {
                 ran.add("finished with " + failure);
             }
-        }, EnumSet.of(Route.RESPONSES_CREATE))), List.of(), ChainObserver.NONE);
+        }, EnumSet.of(Route.RESPONSES_CREATE))), List.of(), ChainObserver.NONE, Exchanges.WITHOUT_TRANSACTIONS);
 
         chain.finish(Exchanges.on(Route.FILES_LIST), ErrorCode.UPSTREAM_TIMEOUT);
 

@@ -169,7 +169,8 @@ class ProxyControllerTest {
 
         @Bean
         PolicyChain policyChain(ScriptedStep step) {
-            return new PolicyChain(List.of(OnRoutes.always(step)), List.of(), List.of(), ChainObserver.NONE);
+            return new PolicyChain(List.of(OnRoutes.always(step)), List.of(), List.of(), ChainObserver.NONE,
+                    Exchanges.WITHOUT_TRANSACTIONS);
         }
 
         @Bean

@@ -25,6 +25,7 @@ import com.sandboxgateway.policy.OnRoutes;
 import com.sandboxgateway.policy.PolicyChain;
 import com.sandboxgateway.policy.RequestBody;
 import com.sandboxgateway.policy.ResponseInspector;
+import com.sandboxgateway.support.Exchanges;
 import com.sandboxgateway.upstream.UpstreamResponse;
 
 import tools.jackson.databind.json.JsonMapper;
@@ -71,7 +72,8 @@ class ResponseRelayTest {
     }
 
     private static PolicyChain chainOf(ResponseInspector inspector) {
-        return new PolicyChain(List.of(), List.of(OnRoutes.always(inspector)), List.of(), ChainObserver.NONE);
+        return new PolicyChain(List.of(), List.of(OnRoutes.always(inspector)), List.of(), ChainObserver.NONE,
+                Exchanges.WITHOUT_TRANSACTIONS);
     }
 
     private static int count(MockHttpServletResponse client) {

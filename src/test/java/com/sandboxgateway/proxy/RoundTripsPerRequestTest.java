@@ -10,6 +10,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -27,12 +28,14 @@ import java.util.List;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -49,19 +52,34 @@ import com.sandboxgateway.support.LocalPostgres;
  * (auth, rate limits, the ownership check of a {@code file_ids} reference, turn reservation, spend check, the
  * audit of the executed block, ownership records, charges). Statements and commits are counted by a wrapper
  * around the gateway's own {@link DataSource}; Redis commands by {@code MONITOR}, keeping only this gateway's
- * database index (other tests share the server) and leaving out the commands a script runs inside Redis.
+ * database index (other tests share the server) and leaving out the commands a script runs inside Redis. The
+ * commands before the upstream answers are told from those after it by a marker the stubbed upstream sends to
+ * Redis before it answers (the gateway is waiting for that answer, so nothing of it can come in between).
  *
- * <p>The bounds are today's counts, so a change that adds a round trip fails here; issue 18 asks for at
- * most one commit per code-running response and at most two Redis round trips per request. The request side is
- * there: one admission script per request, on every route.
+ * <p>Issue 18 asks for at most one commit per code-running response and at most two Redis round trips per
+ * request: one admission script before the upstream is called (on every route), one settling script after it
+ * answers, and the answer's writes in one transaction.
  */
 class RoundTripsPerRequestTest extends GatewayIntegrationTest {
 
     private static final String SCHEMA = "round_trips_test";
     private static final int REDIS_DB = 12;
     private static final JdbcCounts jdbc = new JdbcCounts();
+    /** What the stubbed upstream echoes on Redis before it answers, while {@link #markUpstreamAnswers} is set. */
+    private static final String UPSTREAM_ANSWERS = RedisMonitor.MARKER + "upstream-answers";
+    private static final AtomicBoolean markUpstreamAnswers = new AtomicBoolean();
 
     private RedisMonitor redis;
+
+    @BeforeAll
+    static void markWhereTheUpstreamAnswers() {
+        // The server is shared by every test class of the JVM: the listener only acts while this test arms it.
+        openAi.addMockServiceRequestListener((request, response) -> {
+            if (markUpstreamAnswers.get() && request.getUrl().startsWith("/v1/responses")) {
+                RedisMonitor.echo(UPSTREAM_ANSWERS);
+            }
+        });
+    }
 
     @DynamicPropertySource
     static void redisAndPostgres(DynamicPropertyRegistry registry) throws SQLException {
@@ -105,31 +123,92 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
     }
 
     @Test
-    void shouldCountTheRoundTripsOfOneCodeRunningResponse() throws Exception {
+    void shouldSettleACodeRunningResponseInOneCommitAndOneRedisRoundTrip() throws Exception {
         String file = createdFile(ALICE_KEY, unique("file-"));
         // Twice before counting, so one-time work (the first bucket, the first charge of the day) is not counted.
         for (int i = 0; i < 2; i++) {
             assertThat(codeRunningResponse(file).statusCode()).isEqualTo(200);
         }
 
+        Counted counted = counted(() -> codeRunningResponse(file));
+
+        assertThat(counted.status()).isEqualTo(200);
+        SoftAssertions.assertSoftly(soft -> {
+            // The ownership check of the file id reads one row; the answer's turn charge, two spend charges (tokens and
+            // container), audit record (chain head locked and moved, tree nodes) and owner rows are one transaction.
+            soft.assertThat(counted.jdbc().statements()).as("SQL statements: %s", counted.jdbc().sql()).isEqualTo(9);
+            soft.assertThat(counted.jdbc().commits()).as("commits: %s", counted.jdbc().sql()).isEqualTo(1);
+            // After it: one script moving every counter the answer touched (turns settled, the response's and the
+            // container's spend).
+            soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").singleElement()
+                    .satisfies(command -> assertThat(command).startsWith("\"EVALSHA\"").doesNotContain("bucket:"));
+            // Before it: one admission (the user's and the team's tokens, the spend check, the turn reservation).
+            soft.assertThat(counted.beforeUpstream()).as("Redis commands before the upstream answered").singleElement()
+                    .satisfies(RoundTripsPerRequestTest::isAdmission);
+        });
+    }
+
+    @Test
+    void shouldSettleAResponseThatRanNoCodeInOneCommitAndOneRedisRoundTrip() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            assertThat(answerWithoutCode().statusCode()).isEqualTo(200);
+        }
+
+        Counted counted = counted(this::answerWithoutCode);
+
+        assertThat(counted.status()).isEqualTo(200);
+        SoftAssertions.assertSoftly(soft -> {
+            // What the contract needs durable before the client sees the answer: the owner rows of the response and its
+            // message, the turn charge (0 turns: it maps the response to its session for a later previous_response_id),
+            // the token spend. No audit record, so the chain is not locked.
+            soft.assertThat(counted.jdbc().sql()).as("SQL").containsExactly(
+                    "INSERT INTO turn_charge (charge_id, user_name, team, session_id, charge_day, reserved, turns, created_at, "
+                            + "settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    "INSERT INTO spend_charge (charge_id, team, user_name, charge_day, usd_micros, created_at) VALUES "
+                            + "(?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    "INSERT INTO owned_object (id, kind, owner_user, owner_team, parent_id, created_at, expires_at) VALUES "
+                            + "(?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    "COMMIT");
+            // The spend moves; the turns do not (none reserved, none ran).
+            soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").hasSize(1);
+        });
+    }
+
+    /** What one request cost, its Redis commands split where the upstream answered. */
+    private record Counted(int status, Counts jdbc, List<String> beforeUpstream, List<String> afterUpstream) {
+    }
+
+    private Counted counted(Request request) throws Exception {
         redis.clear();
         jdbc.clear();
-        HttpResponse<String> answer = codeRunningResponse(file);
-        List<String> redisCommands = redis.commandsUntilQuiet();
-        Counts counted = jdbc.counts();
+        markUpstreamAnswers.set(true);
+        HttpResponse<String> answer;
+        try {
+            answer = request.send();
+        } finally {
+            markUpstreamAnswers.set(false);
+        }
+        List<String> commands = redis.commandsUntilQuiet();
+        int marker = commands.indexOf("\"ECHO\" \"" + UPSTREAM_ANSWERS + "\"");
+        assertThat(marker).as("the upstream's marker among %s", commands).isNotNegative();
+        return new Counted(answer.statusCode(), jdbc.counts(), commands.subList(0, marker), commands.subList(marker + 1, commands.size()));
+    }
 
-        assertThat(answer.statusCode()).isEqualTo(200);
-        SoftAssertions.assertSoftly(soft -> {
-            soft.assertThat(counted.statements()).as("SQL statements: %s", counted.sql()).isEqualTo(12);
-            soft.assertThat(counted.commits()).as("commits: %s", counted.sql()).isEqualTo(5);
-            // The request side: one admission (the user's and the team's tokens, the spend check, the turn reservation).
-            soft.assertThat(redisCommands).as("Redis commands").first().satisfies(RoundTripsPerRequestTest::isAdmission);
-            soft.assertThat(redisCommands.stream().filter(RoundTripsPerRequestTest::admits)).as("admissions in %s", redisCommands)
-                    .hasSize(1);
-            // The answer side, still one script per counter: the turns settled, the response's and the container's spend.
-            soft.assertThat(redisCommands.subList(1, redisCommands.size())).as("Redis commands after the admission")
-                    .hasSize(3).allSatisfy(command -> assertThat(command).startsWith("\"EVALSHA\"").doesNotContain("bucket:"));
-        });
+    @FunctionalInterface
+    private interface Request {
+
+        HttpResponse<String> send() throws Exception;
+    }
+
+    private HttpResponse<String> answerWithoutCode() throws Exception {
+        String answer = """
+                {"id":"%s","object":"response","created_at":1756000000,"status":"completed","model":"gpt-4.1",
+                 "output":[{"type":"message","id":"%s","status":"completed","role":"assistant",
+                  "content":[{"type":"output_text","text":"Hello.","annotations":[]}]}],
+                 "usage":{"input_tokens":12,"output_tokens":3,"total_tokens":15}}""".formatted(unique("resp_"), unique("msg_"));
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(answer)));
+        return raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + ALICE_KEY).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"gpt-4.1\",\"input\":\"say hello\"}")), "/v1/responses");
     }
 
     @Test
@@ -150,10 +229,6 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
     /** The admission script: it takes the user's token (a bucket key) and reads the user's turns of the day. */
     private static void isAdmission(String command) {
         assertThat(command).startsWith("\"EVALSHA\"").contains("\"bucket:u:alice:", "\"turns:{alice}:d:");
-    }
-
-    private static boolean admits(String command) {
-        return command.contains("\"bucket:");
     }
 
     private HttpResponse<String> fileList() throws Exception {
@@ -277,6 +352,9 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
      */
     static final class RedisMonitor implements AutoCloseable {
 
+        /** How a marker {@link #echo} sends begins: the monitor keeps markers whatever their database index. */
+        static final String MARKER = "round-trips-marker:";
+
         private final Socket socket;
         private final Queue<String> commands = new ConcurrentLinkedQueue<>();
         private final Thread reader;
@@ -295,8 +373,10 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
                 try {
                     for (String line = in.readLine(); line != null; line = in.readLine()) {
                         int at = line.indexOf('[');
-                        if (at >= 0 && line.startsWith(mine, at) && !line.startsWith("lua]", line.indexOf(' ', at) + 1)) {
-                            commands.add(line.substring(line.indexOf(']', at) + 2));
+                        String command = at < 0 ? "" : line.substring(line.indexOf(']', at) + 2);
+                        if (at >= 0 && line.startsWith(mine, at) && !line.startsWith("lua]", line.indexOf(' ', at) + 1)
+                                || command.startsWith("\"ECHO\" \"" + MARKER)) {
+                            commands.add(command);
                         }
                     }
                 } catch (IOException closed) {
@@ -307,6 +387,23 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
 
         void clear() {
             commands.clear();
+        }
+
+        /** Sends {@code ECHO marker} (a {@link #MARKER} and a word) and waits for Redis to answer it. */
+        static void echo(String marker) {
+            try (Socket socket = new Socket("127.0.0.1", 6379)) {
+                OutputStream out = socket.getOutputStream();
+                out.write(("ECHO " + marker + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+                for (String line = in.readLine(); !marker.equals(line); line = in.readLine()) {
+                    if (line == null) {
+                        throw new IOException("Redis did not answer the ECHO");
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
 
         /** The commands seen so far, once none has arrived for a while (MONITOR lags the commands a little). */

@@ -6,12 +6,15 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 
+import org.springframework.transaction.support.TransactionOperations;
+
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.multipart.MultipartUpload;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestBody;
+import com.sandboxgateway.store.GroupCommit;
 
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -22,6 +25,8 @@ public final class Exchanges {
     public static final Principal ALICE = new Principal("alice", "analytics", Set.of("user"));
     /** The end of a multipart body with the boundary {@code b}. */
     public static final String END = "--b--\r\n";
+    /** Commits the writes of a settlement as they come, in no transaction: for chains that need no database. */
+    public static final GroupCommit WITHOUT_TRANSACTIONS = new GroupCommit(TransactionOperations.withoutTransaction());
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private Exchanges() {

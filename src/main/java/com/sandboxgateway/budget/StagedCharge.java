@@ -1,0 +1,52 @@
+package com.sandboxgateway.budget;
+
+import java.util.function.BooleanSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.sandboxgateway.policy.Settlement;
+
+/**
+ * A charge row (turns or spend) staged in an answer's settlement: written with the answer's other writes, or on
+ * its own when their transaction failed. Its outcome decides what the counters do: a charge another request or
+ * replica recorded first is not counted again. A charge that cannot be written at all is logged and counted as
+ * charged, never held against the client's answer.
+ *
+ * @param what the charge, for the log
+ * @param row writes the row; false when one with its id exists already
+ */
+record StagedCharge(String what, BooleanSupplier row, Outcome outcome) implements Settlement.Write {
+
+    private static final Logger log = LoggerFactory.getLogger(StagedCharge.class);
+
+    /** What follows from the charge once its row is durable. */
+    @FunctionalInterface
+    interface Outcome {
+
+        /** @param fresh the row is new: false when the charge was recorded already */
+        void charged(boolean fresh);
+    }
+
+    @Override
+    public boolean write() {
+        return row.getAsBoolean();
+    }
+
+    @Override
+    public void written(boolean fresh) {
+        outcome.charged(fresh);
+    }
+
+    @Override
+    public void failed(RuntimeException cause) {
+        boolean fresh;
+        try {
+            fresh = row.getAsBoolean();
+        } catch (RuntimeException e) {
+            log.warn("{} could not be recorded; it is counted as charged: {}", what, e.toString());
+            fresh = true;
+        }
+        outcome.charged(fresh);
+    }
+}

@@ -1,0 +1,109 @@
+package com.sandboxgateway.policy;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.sandboxgateway.store.GroupCommit;
+
+/**
+ * What the inspectors of one exchange leave to be done once they have all seen an answer: durable writes (the
+ * audit record, owner rows, turn and spend charges) and the changes that follow from their outcomes (counter
+ * deltas). The chain settles it once per answer, before the answer is relayed: every staged write in one
+ * transaction, group-committed with other exchanges' settlements ({@link GroupCommit}), then the changes, one call
+ * per {@link Batch} (one Redis round trip for every counter the answer moves).
+ */
+public final class Settlement {
+
+    /** A durable write staged by an inspector, with what to do with its outcome. */
+    public interface Write extends GroupCommit.Write {
+
+        /** It was committed: {@code fresh} when it changed the store, false when the store held it already. */
+        default void written(boolean fresh) {
+        }
+
+        /**
+         * The settlement's transaction failed, so this write was not made: make it another way (on its own, or to the
+         * audit spool) or log that it could not be. May throw to keep the answer from the client.
+         */
+        void failed(RuntimeException cause);
+    }
+
+    /** Changes made together after the writes: every change staged for the same batch goes in one call. Must not throw. */
+    @FunctionalInterface
+    public interface Batch<C> {
+
+        void apply(List<C> changes);
+    }
+
+    private final List<Write> writes = new ArrayList<>();
+    private final Map<Batch<?>, List<Object>> changes = new LinkedHashMap<>();
+
+    /** Stages a write for the next settling. */
+    public void write(Write write) {
+        writes.add(write);
+    }
+
+    /** Stages a change of {@code batch}, to be made after the writes (an outcome callback may stage one). */
+    public <C> void change(Batch<C> batch, C change) {
+        changes.computeIfAbsent(batch, key -> new ArrayList<>()).add(change);
+    }
+
+    /**
+     * Makes what was staged since the last settling: the writes in one group-committed transaction, each told its
+     * outcome (or, when the transaction failed, told so), then the changes. The changes are made even when a
+     * write's fallback throws; the first such exception is thrown after them.
+     */
+    void settle(GroupCommit commits) {
+        if (writes.isEmpty() && changes.isEmpty()) {
+            return;
+        }
+        List<Write> staged = List.copyOf(writes);
+        writes.clear();
+        try {
+            if (!staged.isEmpty()) {
+                tellOutcomes(staged, commits);
+            }
+        } finally {
+            applyChanges();
+        }
+    }
+
+    private static void tellOutcomes(List<Write> staged, GroupCommit commits) {
+        List<Boolean> fresh;
+        try {
+            fresh = commits.commit(staged);
+        } catch (RuntimeException failure) {
+            fallBack(staged, failure);
+            return;
+        }
+        for (int i = 0; i < staged.size(); i++) {
+            staged.get(i).written(fresh.get(i));
+        }
+    }
+
+    /** Every write gets its fallback, even after one threw; the first thrown is rethrown. */
+    private static void fallBack(List<Write> staged, RuntimeException failure) {
+        RuntimeException first = null;
+        for (Write write : staged) {
+            try {
+                write.failed(failure);
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void applyChanges() {
+        List<Map.Entry<Batch<?>, List<Object>>> staged = List.copyOf(changes.entrySet());
+        changes.clear();
+        for (Map.Entry<Batch<?>, List<Object>> batch : staged) {
+            ((Batch<Object>) batch.getKey()).apply(batch.getValue());
+        }
+    }
+}
