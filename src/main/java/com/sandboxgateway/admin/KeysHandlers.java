@@ -21,8 +21,8 @@ import com.sandboxgateway.auth.KeyLimits;
 import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.auth.RuntimeKey;
 import com.sandboxgateway.auth.RuntimeKeys;
-import com.sandboxgateway.policy.EffectivePolicy;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.EffectivePolicy;
+import com.sandboxgateway.config.TeamPolicies;
 
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;

@@ -8,7 +8,7 @@ import org.springframework.web.servlet.function.ServerResponse;
 
 import com.sandboxgateway.auth.ApiKeyAuthenticator;
 import com.sandboxgateway.auth.RuntimeKeys;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.TeamPolicies;
 
 import tools.jackson.databind.json.JsonMapper;
 

@@ -18,10 +18,10 @@ import com.sandboxgateway.auth.ApiKeyAuthenticator;
 import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.budget.PricingProperties;
 import com.sandboxgateway.ownership.OwnershipProperties;
-import com.sandboxgateway.policy.DomainName;
-import com.sandboxgateway.policy.EffectivePolicy;
-import com.sandboxgateway.policy.PolicyProperties;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.DomainName;
+import com.sandboxgateway.config.EffectivePolicy;
+import com.sandboxgateway.config.PolicyProperties;
+import com.sandboxgateway.config.TeamPolicies;
 
 /**
  * {@code /actuator/policies} (admin role): the policy each team works under, after narrowing, and the

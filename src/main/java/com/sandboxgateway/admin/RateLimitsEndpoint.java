@@ -12,8 +12,8 @@ import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.auth.ApiKeyAuthenticator;
 import com.sandboxgateway.auth.Principal;
-import com.sandboxgateway.policy.EffectivePolicy;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.EffectivePolicy;
+import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.ratelimit.RateLimiter;
 
 /**

@@ -23,7 +23,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.StringUtils;
 
 import com.sandboxgateway.budget.SessionFailures;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.review.CodeRiskAnalyzer;
 import com.sandboxgateway.review.ReviewProperties;
 import com.sandboxgateway.store.GroupCommit;

@@ -7,8 +7,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import com.sandboxgateway.policy.PolicyProperties;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.PolicyProperties;
+import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.review.ReviewProperties;
 import com.sandboxgateway.state.RedisState;
 import com.sandboxgateway.state.StateFailures;

@@ -11,9 +11,9 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.sandboxgateway.policy.EffectivePolicy;
+import com.sandboxgateway.config.EffectivePolicy;
 import com.sandboxgateway.policy.Settlement;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.state.StateUnavailableException;
 
 /**

@@ -15,7 +15,7 @@ import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.state.StateUnavailableException;
 
 import io.micrometer.core.instrument.MeterRegistry;

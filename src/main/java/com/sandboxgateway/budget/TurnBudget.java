@@ -13,10 +13,10 @@ import com.sandboxgateway.openai.Answer;
 import com.sandboxgateway.openai.OpenAiFormat;
 import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.policy.Decision;
-import com.sandboxgateway.policy.EffectivePolicy;
+import com.sandboxgateway.config.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.policy.TurnReservation;
 
 import io.micrometer.core.instrument.MeterRegistry;

@@ -8,11 +8,11 @@ import java.util.TreeSet;
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
-import com.sandboxgateway.policy.DomainName;
-import com.sandboxgateway.policy.EffectivePolicy;
+import com.sandboxgateway.config.DomainName;
+import com.sandboxgateway.config.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.RequestStep;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.policy.input.InputPlaces;
 
 import tools.jackson.databind.JsonNode;

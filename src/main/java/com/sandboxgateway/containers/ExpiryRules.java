@@ -6,12 +6,12 @@ import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
-import com.sandboxgateway.policy.EffectivePolicy;
+import com.sandboxgateway.config.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 import com.sandboxgateway.policy.RequestBody;
 import com.sandboxgateway.policy.RequestStep;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.TeamPolicies;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;

@@ -13,7 +13,7 @@ import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.ownership.ObjectKind;
 import com.sandboxgateway.ownership.OwnedObject;
 import com.sandboxgateway.ownership.OwnershipStore;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.upstream.UpstreamClient;
 import com.sandboxgateway.upstream.UpstreamRequest;
 import com.sandboxgateway.upstream.UpstreamResponse;

@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import com.sandboxgateway.ownership.OwnershipStore;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.upstream.UpstreamClient;
 
 import tools.jackson.databind.json.JsonMapper;

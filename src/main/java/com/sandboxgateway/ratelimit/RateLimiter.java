@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.sandboxgateway.auth.Principal;
-import com.sandboxgateway.policy.EffectivePolicy;
+import com.sandboxgateway.config.EffectivePolicy;
 import com.sandboxgateway.state.StateUnavailableException;
 
 /**

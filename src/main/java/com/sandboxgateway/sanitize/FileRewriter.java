@@ -19,7 +19,7 @@ import java.util.zip.ZipOutputStream;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 import com.sandboxgateway.secrets.TextFileGuard;
 import com.sandboxgateway.secrets.TextGuard;
 

@@ -14,7 +14,7 @@ import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.api.GatewayHeaders;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 import com.sandboxgateway.secrets.SecretScanner;
 import com.sandboxgateway.secrets.SensitiveDataFound;
 import com.sandboxgateway.secrets.TextFileGuard;

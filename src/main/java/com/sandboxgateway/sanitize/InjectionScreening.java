@@ -1,6 +1,6 @@
 package com.sandboxgateway.sanitize;
 
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 import com.sandboxgateway.review.InjectionDetector;
 import com.sandboxgateway.secrets.SecretsMetrics;
 

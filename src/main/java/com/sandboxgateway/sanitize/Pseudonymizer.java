@@ -10,7 +10,7 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 
 import com.sandboxgateway.api.InvalidSettingException;
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 
 /**
  * Keyed pseudonyms: the first 16 hex characters of HMAC-SHA256(key, value). The same value gives the

@@ -5,7 +5,7 @@ import org.springframework.stereotype.Component;
 import com.sandboxgateway.api.InvalidSettingException;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 import com.sandboxgateway.policy.RequestStep;
 
 /**

@@ -18,7 +18,7 @@ import java.util.List;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 
 /**
  * Scans a free-text file (notes, Markdown) as it streams, chunk by chunk with an overlap so a secret

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.policy.Decision;
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 
 /**
  * Applies the secrets and personal-data policy to one piece of text: a credential blocks the request

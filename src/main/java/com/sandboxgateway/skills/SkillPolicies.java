@@ -4,8 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
-import com.sandboxgateway.policy.PolicyProperties;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.PolicyProperties;
+import com.sandboxgateway.config.TeamPolicies;
 
 /**
  * Resolves each team's {@link SkillPolicy} once, at startup, and refuses to start when a team's skill

@@ -20,9 +20,9 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.auth.Principal;
-import com.sandboxgateway.policy.EffectivePolicy;
-import com.sandboxgateway.policy.PolicyProperties;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.EffectivePolicy;
+import com.sandboxgateway.config.PolicyProperties;
+import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.ratelimit.RateLimiter;
 import com.sandboxgateway.state.RedisState;
 import com.sandboxgateway.store.SqlDialect;

@@ -18,9 +18,9 @@ import com.sandboxgateway.api.Route;
 import com.sandboxgateway.multipart.MultipartUpload;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 import com.sandboxgateway.policy.RequestBody;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.support.Exchanges;
 import com.sandboxgateway.support.Policies;
 

@@ -25,7 +25,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import com.sandboxgateway.ownership.OwnershipStore;
-import com.sandboxgateway.policy.TeamPolicies;
+import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 import com.sandboxgateway.support.LocalPostgres;
 import com.sandboxgateway.upstream.UpstreamClient;

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 
 /** Compressed and archived files: unpacked one level, every part held to the same rules, bombs refused. */
 class ArchivesTest {

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 import com.sandboxgateway.review.InjectionDetector;
 import com.sandboxgateway.review.InjectionRules;
 import com.sandboxgateway.secrets.SecretScanner;

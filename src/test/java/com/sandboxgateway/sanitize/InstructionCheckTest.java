@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
-import com.sandboxgateway.policy.PolicyProperties.InjectionAction;
+import com.sandboxgateway.config.PolicyProperties.InjectionAction;
 import com.sandboxgateway.review.InjectionDetector;
 import com.sandboxgateway.review.InjectionRules;
 

@@ -8,7 +8,7 @@ import java.util.Set;
 
 import org.springframework.util.unit.DataSize;
 
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 import com.sandboxgateway.review.InjectionDetector;
 import com.sandboxgateway.review.InjectionRules;
 import com.sandboxgateway.secrets.SecretScanner;

@@ -27,7 +27,7 @@ import com.sandboxgateway.api.Route;
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 import com.sandboxgateway.policy.RequestBody;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
-import com.sandboxgateway.policy.PolicyProperties.PiiAction;
-import com.sandboxgateway.policy.PolicyProperties.SecretsAction;
+import com.sandboxgateway.config.PolicyProperties.PiiAction;
+import com.sandboxgateway.config.PolicyProperties.SecretsAction;
 
 class TextGuardTest {
 

@@ -16,7 +16,7 @@ import com.sandboxgateway.ownership.ObjectKind;
 import com.sandboxgateway.ownership.Owners;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 import com.sandboxgateway.support.Exchanges;
 import com.sandboxgateway.support.FileSanitizers;
 import com.sandboxgateway.support.PlantedSecrets;

@@ -3,7 +3,7 @@ package com.sandboxgateway.support;
 import java.time.Clock;
 import java.util.List;
 
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 import com.sandboxgateway.review.InjectionDetector;
 import com.sandboxgateway.review.InjectionRules;
 import com.sandboxgateway.sanitize.FileSanitizer;

@@ -6,7 +6,7 @@ import java.util.Map;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 
 /**
  * Policies for plain unit tests: the settings given, bound with their defaults as the application binds them,

@@ -8,7 +8,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.PolicyProperties;
+import com.sandboxgateway.config.PolicyProperties;
 import com.sandboxgateway.policy.RequestStep;
 
 /**

@@ -1,4 +1,4 @@
-package com.sandboxgateway.policy;
+package com.sandboxgateway.config;
 
 import java.lang.Character.UnicodeScript;
 import java.net.IDN;

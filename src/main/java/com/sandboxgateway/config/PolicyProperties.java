@@ -1,4 +1,4 @@
-package com.sandboxgateway.policy;
+package com.sandboxgateway.config;
 
 import java.math.BigDecimal;
 import java.time.Duration;

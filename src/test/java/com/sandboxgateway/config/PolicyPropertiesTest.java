@@ -1,4 +1,4 @@
-package com.sandboxgateway.policy;
+package com.sandboxgateway.config;
 
 import static com.sandboxgateway.support.Settings.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
