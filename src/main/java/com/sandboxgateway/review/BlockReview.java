@@ -134,10 +134,14 @@ final class BlockReview {
     }
 
     private void texts(FlagRule flag, List<Pattern> patterns, List<String> texts, ReportedFlags found) {
+        if (texts.isEmpty()) {
+            return;
+        }
         for (Pattern pattern : patterns) {
+            // One matcher per pattern, reset for each text: a block has dozens of texts and the rules hundreds of patterns.
+            Matcher matcher = pattern.matcher("");
             for (String text : texts) {
-                Matcher matcher = pattern.matcher(text);
-                if (!matcher.find()) {
+                if (!matcher.reset(text).find()) {
                     continue;
                 }
                 switch (flag.detail()) {
@@ -174,7 +178,7 @@ final class BlockReview {
         }
     }
 
-    private boolean argumentsComeFrom(Reference call, List<NameGlob> sources) {
+    private boolean argumentsComeFrom(Reference call, NameGlobs sources) {
         if (sources.isEmpty() || !call.hasArguments()) {
             return false;
         }
@@ -186,7 +190,7 @@ final class BlockReview {
         for (int i = call.open() + 1; i < call.close(); i++) {
             if (tokens.get(i).kind() == Kind.NAME) {
                 for (String origin : model.originsOf(tokens.get(i).text())) {
-                    if (sources.stream().anyMatch(glob -> glob.matches(origin))) {
+                    if (sources.matches(origin)) {
                         return true;
                     }
                 }
@@ -353,12 +357,10 @@ final class BlockReview {
         }
     }
 
-    private static boolean matches(Reference reference, List<NameGlob> globs) {
+    private static boolean matches(Reference reference, NameGlobs globs) {
         for (String candidate : reference.candidates()) {
-            for (NameGlob glob : globs) {
-                if (glob.matches(candidate)) {
-                    return true;
-                }
+            if (globs.matches(candidate)) {
+                return true;
             }
         }
         return false;
