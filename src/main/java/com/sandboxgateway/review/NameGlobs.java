@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  * {@code *.to_csv} (a star, a dot, then a segment that ends at a dot or at the end) only names with a later
  * segment {@code to_csv}. A name is then held against the globs filed under its own segments and the few of other
  * shapes; each still decides by {@link NameGlob#matches}, so the answer is the list's, only found sooner.
- * Immutable.
+ * Names come split ({@link DottedName}), so the look-ups cut and hash nothing. Immutable.
  */
 final class NameGlobs {
 
@@ -64,33 +64,41 @@ final class NameGlobs {
         return new NameGlobs(Stream.concat(globs.stream(), more.globs.stream()).toList());
     }
 
-    /** Whether any glob of the list matches {@code dottedName}. */
-    boolean matches(String dottedName) {
-        int dot = dottedName.indexOf('.');
-        if (anyMatches(byFirstSegment.get(dot < 0 ? dottedName : dottedName.substring(0, dot)), dottedName)) {
+    /** Whether any glob of the list matches {@code name}. */
+    boolean matches(DottedName name) {
+        if (anyMatches(byFirstSegment.get(name.segments().getFirst()), name.text())) {
             return true;
         }
         if (!byLaterSegment.isEmpty()) {
-            while (dot >= 0) {
-                int next = dottedName.indexOf('.', dot + 1);
-                String segment = dottedName.substring(dot + 1, next < 0 ? dottedName.length() : next);
-                if (anyMatches(byLaterSegment.get(segment), dottedName)) {
+            for (int i = 1; i < name.segments().size(); i++) {
+                if (anyMatches(byLaterSegment.get(name.segments().get(i)), name.text())) {
                     return true;
                 }
-                dot = next;
             }
         }
-        return anyMatches(unfiled, dottedName);
+        return anyMatches(unfiled, name.text());
     }
 
     private static boolean anyMatches(List<NameGlob> candidates, String dottedName) {
         if (candidates != null) {
-            for (NameGlob glob : candidates) {
-                if (glob.matches(dottedName)) {
+            for (int i = 0; i < candidates.size(); i++) {
+                if (candidates.get(i).matches(dottedName)) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    /**
+     * A name of a block and its segments, split once: it is held against every list of the rules.
+     *
+     * @param segments the parts between dots ({@code os.path.join}: {@code os}, {@code path}, {@code join}); at least one
+     */
+    record DottedName(String text, List<String> segments) {
+
+        static DottedName of(String text) {
+            return new DottedName(text, List.of(text.split("\\.", -1)));
+        }
     }
 }

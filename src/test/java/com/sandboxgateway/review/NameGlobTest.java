@@ -45,7 +45,7 @@ class NameGlobTest {
         List<NameGlob> all = lists.stream().flatMap(list -> list.globs().stream()).toList();
         for (NameGlobs list : lists) {
             for (String name : namesAround(all)) {
-                assertThat(list.matches(name)).as("%s on %s", list.globs(), name)
+                assertThat(list.matches(NameGlobs.DottedName.of(name))).as("%s on %s", list.globs(), name)
                         .isEqualTo(list.globs().stream().anyMatch(glob -> glob.matches(name)));
             }
         }
