@@ -49,8 +49,10 @@ final class RequestBodies {
             throw invalid("This route takes a JSON body: send it with 'Content-Type: application/json'.");
         }
         byte[] raw;
+        // A body of declared length is read into one array of that size, not through readNBytes' 16 KB chunks.
+        long declared = request.getContentLengthLong();
         try (InputStream in = request.getInputStream()) {
-            raw = in.readNBytes(maxJsonBytes + 1);
+            raw = in.readNBytes(declared >= 0 && declared <= maxJsonBytes ? (int) declared : maxJsonBytes + 1);
         }
         if (raw.length > maxJsonBytes) {
             throw new GatewayException(ErrorCode.INVALID_REQUEST,

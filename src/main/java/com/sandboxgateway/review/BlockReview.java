@@ -3,6 +3,7 @@ package com.sandboxgateway.review;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import java.util.regex.Pattern;
 
 import com.sandboxgateway.review.CodeModel.Reference;
 import com.sandboxgateway.review.FlagRule.Detail;
+import com.sandboxgateway.review.NameGlobs.DottedName;
 import com.sandboxgateway.review.PythonToken.Kind;
 
 /**
@@ -40,6 +42,8 @@ final class BlockReview {
     private final Set<Integer> claimedSinks = new HashSet<>();
     /** The literal code this block runs with {@code exec} and friends. */
     private final List<BlockReview> nested = new ArrayList<>();
+    /** Each name the rules are asked about, split once for all of them. */
+    private final Map<String, DottedName> names = new HashMap<>();
 
     BlockReview(PythonSource source, CodeRules rules) {
         this(source, rules, rules.aliases(), 0, new HashSet<>());
@@ -134,10 +138,14 @@ final class BlockReview {
     }
 
     private void texts(FlagRule flag, List<Pattern> patterns, List<String> texts, ReportedFlags found) {
+        if (texts.isEmpty()) {
+            return;
+        }
         for (Pattern pattern : patterns) {
+            // One matcher per pattern, reset for each text: a block has dozens of texts and the rules hundreds of patterns.
+            Matcher matcher = pattern.matcher("");
             for (String text : texts) {
-                Matcher matcher = pattern.matcher(text);
-                if (!matcher.find()) {
+                if (!matcher.reset(text).find()) {
                     continue;
                 }
                 switch (flag.detail()) {
@@ -174,7 +182,7 @@ final class BlockReview {
         }
     }
 
-    private boolean argumentsComeFrom(Reference call, List<NameGlob> sources) {
+    private boolean argumentsComeFrom(Reference call, NameGlobs sources) {
         if (sources.isEmpty() || !call.hasArguments()) {
             return false;
         }
@@ -186,7 +194,7 @@ final class BlockReview {
         for (int i = call.open() + 1; i < call.close(); i++) {
             if (tokens.get(i).kind() == Kind.NAME) {
                 for (String origin : model.originsOf(tokens.get(i).text())) {
-                    if (sources.stream().anyMatch(glob -> glob.matches(origin))) {
+                    if (sources.matches(split(origin))) {
                         return true;
                     }
                 }
@@ -353,14 +361,16 @@ final class BlockReview {
         }
     }
 
-    private static boolean matches(Reference reference, List<NameGlob> globs) {
+    private boolean matches(Reference reference, NameGlobs globs) {
         for (String candidate : reference.candidates()) {
-            for (NameGlob glob : globs) {
-                if (glob.matches(candidate)) {
-                    return true;
-                }
+            if (globs.matches(split(candidate))) {
+                return true;
             }
         }
         return false;
+    }
+
+    private DottedName split(String name) {
+        return names.computeIfAbsent(name, DottedName::of);
     }
 }

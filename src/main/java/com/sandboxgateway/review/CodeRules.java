@@ -8,7 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The rules a {@link CodeRiskAnalyzer} applies: which names, shell commands, magics, literals and
@@ -38,23 +37,23 @@ public final class CodeRules {
 
     private final String source;
     private final Map<String, String> aliases;
-    private final List<NameGlob> shellCalls;
-    private final List<NameGlob> pathCalls;
+    private final NameGlobs shellCalls;
+    private final NameGlobs pathCalls;
     private final Set<String> pathKeywords;
-    private final List<NameGlob> codeCalls;
+    private final NameGlobs codeCalls;
     private final Limits limits;
     private final List<FlagRule> flags;
     private final List<String> disabled;
 
-    private CodeRules(String source, Map<String, String> aliases, List<NameGlob> shellCalls, List<NameGlob> pathCalls,
-                      Set<String> pathKeywords, List<NameGlob> codeCalls, Limits limits, List<FlagRule> flags,
+    private CodeRules(String source, Map<String, String> aliases, NameGlobs shellCalls, NameGlobs pathCalls,
+                      Set<String> pathKeywords, NameGlobs codeCalls, Limits limits, List<FlagRule> flags,
                       List<String> disabled) {
         this.source = source;
         this.aliases = Map.copyOf(aliases);
-        this.shellCalls = List.copyOf(shellCalls);
-        this.pathCalls = List.copyOf(pathCalls);
+        this.shellCalls = shellCalls;
+        this.pathCalls = pathCalls;
         this.pathKeywords = Set.copyOf(pathKeywords);
-        this.codeCalls = List.copyOf(codeCalls);
+        this.codeCalls = codeCalls;
         this.limits = limits;
         this.flags = List.copyOf(flags);
         this.disabled = List.copyOf(disabled);
@@ -100,8 +99,8 @@ public final class CodeRules {
         keywords.addAll(extra.pathKeywords);
         Limits mergedLimits = new Limits(extra.limits.maxFlags() > 0 ? extra.limits.maxFlags() : limits.maxFlags(),
                 extra.limits.maxDetailsPerFlag() > 0 ? extra.limits.maxDetailsPerFlag() : limits.maxDetailsPerFlag());
-        return new CodeRules(source + " + " + extra.source, allAliases, concat(shellCalls, extra.shellCalls),
-                concat(pathCalls, extra.pathCalls), keywords, concat(codeCalls, extra.codeCalls), mergedLimits,
+        return new CodeRules(source + " + " + extra.source, allAliases, shellCalls.plus(extra.shellCalls),
+                pathCalls.plus(extra.pathCalls), keywords, codeCalls.plus(extra.codeCalls), mergedLimits,
                 new ArrayList<>(merged.values()), List.of());
     }
 
@@ -114,11 +113,11 @@ public final class CodeRules {
         return aliases;
     }
 
-    List<NameGlob> shellCalls() {
+    NameGlobs shellCalls() {
         return shellCalls;
     }
 
-    List<NameGlob> pathCalls() {
+    NameGlobs pathCalls() {
         return pathCalls;
     }
 
@@ -127,7 +126,7 @@ public final class CodeRules {
     }
 
     /** Calls whose first argument is Python source ({@code exec("...")}): a literal one is reviewed like the block. */
-    List<NameGlob> codeCalls() {
+    NameGlobs codeCalls() {
         return codeCalls;
     }
 
@@ -176,7 +175,7 @@ public final class CodeRules {
         return (int) value;
     }
 
-    private static List<NameGlob> globs(RuleFile file, String key) {
+    private static NameGlobs globs(RuleFile file, String key) {
         List<NameGlob> globs = new ArrayList<>();
         for (String name : file.strings(key)) {
             try {
@@ -185,10 +184,6 @@ public final class CodeRules {
                 throw file.problem("'" + key + "': " + e.getMessage());
             }
         }
-        return globs;
-    }
-
-    private static <T> List<T> concat(List<T> a, List<T> b) {
-        return Stream.concat(a.stream(), b.stream()).toList();
+        return new NameGlobs(globs);
     }
 }

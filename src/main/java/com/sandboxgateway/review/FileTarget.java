@@ -3,6 +3,7 @@ package com.sandboxgateway.review;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Where a literal path argument leads, relative to the directories code may use. Paths are normalized
@@ -10,6 +11,9 @@ import java.util.List;
  * reported, so a user name or file name further down never reaches the audit.
  */
 final class FileTarget {
+
+    /** {@code ~user} or {@code ~user/...}: another user's home. */
+    private static final Pattern OTHER_HOME = Pattern.compile("~[a-zA-Z0-9_.-]+(/.*)?");
 
     private FileTarget() {
     }
@@ -24,7 +28,7 @@ final class FileTarget {
         if (text.isEmpty() || text.contains("://")) {
             return null;
         }
-        if (text.equals("~") || text.startsWith("~/") || text.matches("~[a-zA-Z0-9_.-]+(/.*)?")) {
+        if (text.equals("~") || text.startsWith("~/") || OTHER_HOME.matcher(text).matches()) {
             return "~";
         }
         boolean absolute = text.startsWith("/");

@@ -27,9 +27,9 @@ import java.util.stream.Stream;
  *                          {@code loopWrites} method raise the flag, as do {@code while True} loops that do
  *                          and never {@code break}
  */
-record FlagRule(String name, Detail detail, List<NameGlob> names, List<Pattern> shell, List<Pattern> magics,
+record FlagRule(String name, Detail detail, NameGlobs names, List<Pattern> shell, List<Pattern> magics,
                 List<Pattern> literals, List<Pattern> pathArgs, boolean urlArgs, List<String> insideOf,
-                List<NameGlob> sinks, List<NameGlob> sources, boolean nonLiteral, List<NameGlob> sizeCalls,
+                NameGlobs sinks, NameGlobs sources, boolean nonLiteral, NameGlobs sizeCalls,
                 double minSize, double loopMinIterations, List<String> loopWrites) {
 
     /** What a flag reports beside its name. */
@@ -51,15 +51,11 @@ record FlagRule(String name, Detail detail, List<NameGlob> names, List<Pattern> 
     private static final int FLAGS = Pattern.MULTILINE;
 
     FlagRule {
-        names = List.copyOf(names);
         shell = List.copyOf(shell);
         magics = List.copyOf(magics);
         literals = List.copyOf(literals);
         pathArgs = List.copyOf(pathArgs);
         insideOf = List.copyOf(insideOf);
-        sinks = List.copyOf(sinks);
-        sources = List.copyOf(sources);
-        sizeCalls = List.copyOf(sizeCalls);
         loopWrites = List.copyOf(loopWrites);
     }
 
@@ -99,11 +95,11 @@ record FlagRule(String name, Detail detail, List<NameGlob> names, List<Pattern> 
             throw new InvalidRulesException(source, "flag '" + name + "' sets 'detail' to " + extra.detail.name().toLowerCase()
                     + " but the flag it extends reports " + detail.name().toLowerCase());
         }
-        FlagRule merged = new FlagRule(name, detail == Detail.NONE ? extra.detail : detail, concat(names, extra.names),
+        FlagRule merged = new FlagRule(name, detail == Detail.NONE ? extra.detail : detail, names.plus(extra.names),
                 concat(shell, extra.shell), concat(magics, extra.magics), concat(literals, extra.literals),
                 concat(pathArgs, extra.pathArgs), urlArgs || extra.urlArgs, concat(insideOf, extra.insideOf),
-                concat(sinks, extra.sinks), concat(sources, extra.sources), nonLiteral || extra.nonLiteral,
-                concat(sizeCalls, extra.sizeCalls), extra.minSize > 0 ? extra.minSize : minSize,
+                sinks.plus(extra.sinks), sources.plus(extra.sources), nonLiteral || extra.nonLiteral,
+                sizeCalls.plus(extra.sizeCalls), extra.minSize > 0 ? extra.minSize : minSize,
                 extra.loopMinIterations > 0 ? extra.loopMinIterations : loopMinIterations, concat(loopWrites, extra.loopWrites));
         return merged;
     }
@@ -132,7 +128,7 @@ record FlagRule(String name, Detail detail, List<NameGlob> names, List<Pattern> 
         return null;
     }
 
-    private static List<NameGlob> globs(RuleFile rule, String key) {
+    private static NameGlobs globs(RuleFile rule, String key) {
         List<String> names = rule.strings(key);
         List<NameGlob> globs = new ArrayList<>(names.size());
         for (int i = 0; i < names.size(); i++) {
@@ -142,7 +138,7 @@ record FlagRule(String name, Detail detail, List<NameGlob> names, List<Pattern> 
                 throw rule.problem("'" + key + "' item " + (i + 1) + ": " + e.getMessage());
             }
         }
-        return globs;
+        return new NameGlobs(globs);
     }
 
     private static boolean bool(RuleFile rule, String key) {

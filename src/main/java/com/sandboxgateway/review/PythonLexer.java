@@ -25,8 +25,6 @@ final class PythonLexer {
     private static final Set<String> PATH_MAGICS = Set.of("writefile", "file", "run", "load", "save", "cd", "pushd", "loadpy");
     /** Line magics that run their argument in a shell. */
     private static final Set<String> SHELL_LINES = Set.of("sx", "system", "sc");
-    private static final Set<String> TWO_CHAR_OPS = Set.of("**", "//", "==", "!=", "<=", ">=", "<<", ">>", "->", ":=",
-            "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=");
 
     private final String code;
     private final boolean expression;
@@ -317,9 +315,17 @@ final class PythonLexer {
             end += Character.charCount(code.codePointAt(end));
         }
         String name = code.substring(at, end);
-        boolean ascii = name.chars().allMatch(ch -> ch < 0x80);
-        add(Kind.NAME, ascii ? name : Normalizer.normalize(name, Normalizer.Form.NFKC));
+        add(Kind.NAME, isAscii(name) ? name : Normalizer.normalize(name, Normalizer.Form.NFKC));
         at = end;
+    }
+
+    private static boolean isAscii(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            if (name.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void number() {
@@ -339,9 +345,8 @@ final class PythonLexer {
     }
 
     private void operator(char c) {
-        String two = at + 1 < code.length() ? code.substring(at, at + 2) : "";
-        if (TWO_CHAR_OPS.contains(two)) {
-            add(Kind.OP, two);
+        if (at + 1 < code.length() && isTwoCharOperator(c, code.charAt(at + 1))) {
+            add(Kind.OP, code.substring(at, at + 2));
             at += 2;
             return;
         }
@@ -352,6 +357,16 @@ final class PythonLexer {
         }
         add(Kind.OP, String.valueOf(c));
         at++;
+    }
+
+    /**
+     * {@code ** // == != <= >= << >> -> :=} and the augmented assignments ({@code += -= *= /= %= &= |= ^= @=}); told
+     * from the two characters, since every operator of a block passes here.
+     */
+    private static boolean isTwoCharOperator(char first, char second) {
+        return second == '=' && "=!<>:+-*/%&|^@".indexOf(first) >= 0
+                || first == second && "*/<>".indexOf(first) >= 0
+                || first == '-' && second == '>';
     }
 
     private void add(Kind kind, String text) {

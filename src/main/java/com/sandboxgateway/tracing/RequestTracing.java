@@ -50,7 +50,7 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
 
     @Override
     public Decision step(RequestStep step, Exchange exchange) {
-        Span request = tracer.currentSpan();
+        Span request = recordedRequest();
         if (request == null) {
             return step.apply(exchange);
         }
@@ -72,6 +72,16 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         return decision;
     }
 
+    /**
+     * The request's server span, or {@code null} when it is not recorded: tracing is off (every span is a no-op)
+     * or this trace was not sampled. Then no child span is made either, and a request costs this look-up per
+     * stage; nothing a no-op span would have carried is seen anywhere (no export, no exemplar, no audit trace id).
+     */
+    private Span recordedRequest() {
+        Span span = tracer.currentSpan();
+        return span == null || span.isNoop() ? null : span;
+    }
+
     /** A step's span is made once the step is over, since only then is it known whether it did work. */
     private Span stepSpan(Span request, RequestStep step, Instant started, String outcome) {
         String name = step.getClass().getSimpleName();
@@ -81,7 +91,7 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
 
     /** Opens the client span of the call to OpenAI, current until the returned call is closed. */
     public UpstreamCall upstreamCall(Exchange exchange) {
-        Span request = tracer.currentSpan();
+        Span request = recordedRequest();
         if (request == null) {
             return UpstreamCall.NONE;
         }
@@ -140,7 +150,7 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         if (traced != null) {
             traced.endOpenCalls();
         }
-        Span request = tracer.currentSpan();
+        Span request = recordedRequest();
         if (request == null) {
             return;
         }

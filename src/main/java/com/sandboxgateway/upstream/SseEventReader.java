@@ -9,8 +9,14 @@ import java.util.Arrays;
  * Splits a {@code text/event-stream} body into {@link SseEvent}s without waiting for more than the
  * event at hand: events may arrive split across reads, use any of the three line endings, carry
  * several {@code data:} lines or comments.
+ *
+ * <p>Each event's bytes gather in one buffer that the reader keeps from event to event; its fields are
+ * read where they lie in it, so an event costs its raw copy and its decoded {@code data}, not a copy per line.
  */
 public final class SseEventReader {
+
+    private static final byte[] EVENT = "event:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
 
     private final InputStream in;
     private final int maxEventBytes;
@@ -18,6 +24,9 @@ public final class SseEventReader {
     private int position;
     private int limit;
     private boolean afterCarriageReturn;
+    /** The bytes of the event being read, from its first byte on. */
+    private byte[] raw = new byte[1024];
+    private int size;
 
     public SseEventReader(InputStream in, int maxEventBytes) {
         this.in = in;
@@ -26,52 +35,67 @@ public final class SseEventReader {
 
     /** The next event, or {@code null} at the end of the stream. */
     public SseEvent next() throws IOException {
-        Bytes raw = new Bytes();
-        Bytes line = new Bytes();
+        size = 0;
+        int lineStart = 0;
         String event = null;
-        StringBuilder data = null;
+        Data data = new Data();
         boolean hasFields = false;
         int b;
         while ((b = read()) != -1) {
-            raw.add(b);
-            if (raw.size > maxEventBytes) {
+            add(b);
+            if (size > maxEventBytes) {
                 throw new IOException("server-sent event larger than " + maxEventBytes + " bytes");
             }
             if (afterCarriageReturn && b == '\n') {
                 afterCarriageReturn = false;
+                lineStart = size;
                 continue;
             }
             afterCarriageReturn = b == '\r';
             if (b != '\n' && b != '\r') {
-                line.add(b);
-            } else if (line.size > 0) {
-                String text = line.text();
-                line.size = 0;
+                continue;
+            }
+            int lineEnd = size - 1;
+            if (lineEnd > lineStart) {
                 hasFields = true;
-                if (text.startsWith("event:")) {
-                    event = value(text, 6);
-                } else if (text.startsWith("data:")) {
-                    data = data == null ? new StringBuilder(value(text, 5)) : data.append('\n').append(value(text, 5));
-                } else if (text.equals("data")) {
-                    data = data == null ? new StringBuilder() : data.append('\n');
+                if (startsWith(lineStart, lineEnd, EVENT)) {
+                    event = value(lineStart + EVENT.length, lineEnd);
+                } else if (startsWith(lineStart, lineEnd, DATA)) {
+                    data.add(value(lineStart + DATA.length, lineEnd));
+                } else if (lineEnd - lineStart == DATA.length - 1 && Arrays.equals(raw, lineStart, lineEnd, DATA, 0, lineEnd - lineStart)) {
+                    // "data" alone: an empty data line.
+                    data.add("");
                 }
             } else if (hasFields) {
-                return new SseEvent(raw.toArray(), event, data == null ? null : data.toString(), true);
+                return new SseEvent(Arrays.copyOf(raw, size), event, data.text(), true);
             }
+            lineStart = size;
         }
-        if (raw.size == 0) {
+        if (size == 0) {
             return null;
         }
-        if (line.size > 0 && line.text().startsWith("data:")) {
-            String tail = value(line.text(), 5);
-            data = data == null ? new StringBuilder(tail) : data.append('\n').append(tail);
+        if (size > lineStart && startsWith(lineStart, size, DATA)) {
+            data.add(value(lineStart + DATA.length, size));
         }
-        return new SseEvent(raw.toArray(), event, data == null ? null : data.toString(), false);
+        return new SseEvent(Arrays.copyOf(raw, size), event, data.text(), false);
     }
 
-    private static String value(String line, int fieldLength) {
-        int start = line.length() > fieldLength && line.charAt(fieldLength) == ' ' ? fieldLength + 1 : fieldLength;
-        return line.substring(start);
+    /** Whether the line {@code [from, to)} of the event starts with {@code prefix}. */
+    private boolean startsWith(int from, int to, byte[] prefix) {
+        return to - from >= prefix.length && Arrays.equals(raw, from, from + prefix.length, prefix, 0, prefix.length);
+    }
+
+    /** A field's value: the rest of its line, less one space after the colon. */
+    private String value(int from, int to) {
+        int start = from < to && raw[from] == ' ' ? from + 1 : from;
+        return new String(raw, start, to - start, StandardCharsets.UTF_8);
+    }
+
+    private void add(int b) {
+        if (size == raw.length) {
+            raw = Arrays.copyOf(raw, size * 2);
+        }
+        raw[size++] = (byte) b;
     }
 
     private int read() throws IOException {
@@ -86,24 +110,24 @@ public final class SseEventReader {
         return buffer[position++] & 0xff;
     }
 
-    /** A growable byte array without the locking of {@code ByteArrayOutputStream}. */
-    private static final class Bytes {
-        private byte[] bytes = new byte[256];
-        private int size;
+    /** An event's {@code data:} lines, joined by newlines; one line (the usual case) is kept as it was decoded. */
+    private static final class Data {
+        private String first;
+        private StringBuilder joined;
 
-        void add(int b) {
-            if (size == bytes.length) {
-                bytes = Arrays.copyOf(bytes, size * 2);
+        void add(String line) {
+            if (first == null) {
+                first = line;
+            } else {
+                if (joined == null) {
+                    joined = new StringBuilder(first);
+                }
+                joined.append('\n').append(line);
             }
-            bytes[size++] = (byte) b;
         }
 
         String text() {
-            return new String(bytes, 0, size, StandardCharsets.UTF_8);
-        }
-
-        byte[] toArray() {
-            return Arrays.copyOf(bytes, size);
+            return joined != null ? joined.toString() : first;
         }
     }
 }
