@@ -64,19 +64,20 @@ public final class CodeExecutionAuditor implements ResponseInspector {
 
     @Override
     public void inspect(Exchange exchange, Answer answer) {
+        CodeReview.Streak streak = review.streak(exchange);
         answer.response().ifPresent(response -> {
-            response.output(ItemKind.CODE_INTERPRETER_CALL).forEach(call -> recordCall(exchange, call));
-            ShellCallRecords.inOutput(response.output()).forEach(call -> recordShellCall(exchange, call));
+            response.output(ItemKind.CODE_INTERPRETER_CALL).forEach(call -> recordCall(exchange, streak, call));
+            ShellCallRecords.inOutput(response.output()).forEach(call -> recordShellCall(exchange, streak, call));
         });
         answer.doneItem().ifPresent(item -> {
             switch (item.kind()) {
-                case CODE_INTERPRETER_CALL -> recordCall(exchange, item);
+                case CODE_INTERPRETER_CALL -> recordCall(exchange, streak, item);
                 // A streamed shell call is recorded when its output is done, before that event is relayed.
                 case SHELL_CALL -> exchange.shellCallStreamed(item);
                 case SHELL_CALL_OUTPUT -> {
                     OutputItem call = exchange.takeStreamedShellCall(item.callId());
                     if (call != null) {
-                        recordShellCall(exchange, new ShellCallRecords.ShellCall(call, item));
+                        recordShellCall(exchange, streak, new ShellCallRecords.ShellCall(call, item));
                     }
                 }
                 default -> { }
@@ -84,12 +85,12 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         });
     }
 
-    private void recordShellCall(Exchange exchange, ShellCallRecords.ShellCall call) {
+    private void recordShellCall(Exchange exchange, CodeReview.Streak streak, ShellCallRecords.ShellCall call) {
         String callId = call.id();
         if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(exchange, callId)) {
             return;
         }
-        CodeReview.Result reviewed = review.reviewShell(exchange, call.commands(), call.outcome());
+        CodeReview.Result reviewed = review.reviewShell(streak, call.commands(), call.outcome());
         String team = exchange.principal().team();
         auditLog.stage(exchange.settlement(), shellCalls.record(exchange, call, reviewed, details(reviewed)), () -> {
             meters.counter("gateway.shell.executions", "team", team, "status", call.status()).increment();
@@ -97,7 +98,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         });
     }
 
-    private void recordCall(Exchange exchange, OutputItem call) {
+    private void recordCall(Exchange exchange, CodeReview.Streak streak, OutputItem call) {
         String callId = call.id();
         if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(exchange, callId)) {
             return;
@@ -107,7 +108,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         JsonNode printed = call.json().path("outputs");
         String outputs = printed.isMissingNode() || printed.isNull() ? null : json.writeValueAsString(printed);
         boolean truncated = outputs != null && outputs.length() > maxOutputChars;
-        CodeReview.Result reviewed = review.review(exchange, call);
+        CodeReview.Result reviewed = review.review(streak, call);
         String team = exchange.principal().team();
         auditLog.stage(exchange.settlement(), new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION,
                 callId, exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,

@@ -51,19 +51,49 @@ final class CodeReview {
         }
     }
 
+    /**
+     * The session's failures in a row as the calls of one answer are judged in order. The audit trail holds the
+     * count up to the previous answer; this answer's records are written together after its calls are judged, so
+     * the count is read from the trail once (at the first failure) and carried on from call to call.
+     */
+    final class Streak {
+
+        private final Exchange exchange;
+        private Integer inARow;
+
+        private Streak(Exchange exchange) {
+            this.exchange = exchange;
+        }
+
+        private int after(CallOutcome outcome) {
+            if (!outcome.isFailure()) {
+                inARow = 0;
+            } else {
+                inARow = (inARow != null ? inARow : failures.inARowOrZero(exchange.principal().user(), exchange.session())) + 1;
+            }
+            return inARow;
+        }
+    }
+
+    /** The streak the calls of one answer of this exchange are judged in. */
+    Streak streak(Exchange exchange) {
+        return new Streak(exchange);
+    }
+
     /** A code-interpreter call's code, reviewed, and how it ended. */
-    Result review(Exchange exchange, OutputItem call) {
-        return judged(exchange, analyzer.analyze(call.code(), hosts(exchange, OpenAiFormat.CODE_INTERPRETER)), CallOutcome.ofItem(call));
+    Result review(Streak streak, OutputItem call) {
+        Exchange exchange = streak.exchange;
+        return judged(streak, analyzer.analyze(call.code(), hosts(exchange, OpenAiFormat.CODE_INTERPRETER)), CallOutcome.ofItem(call));
     }
 
     /** A hosted shell call's commands, reviewed like a code block; its failures count in the same streak. */
-    Result reviewShell(Exchange exchange, List<String> commands, CallOutcome outcome) {
-        return judged(exchange, analyzer.analyzeShell(commands, hosts(exchange, OpenAiFormat.SHELL)), outcome);
+    Result reviewShell(Streak streak, List<String> commands, CallOutcome outcome) {
+        return judged(streak, analyzer.analyzeShell(commands, hosts(streak.exchange, OpenAiFormat.SHELL)), outcome);
     }
 
-    private Result judged(Exchange exchange, List<CodeFlag> found, CallOutcome outcome) {
+    private Result judged(Streak streak, List<CodeFlag> found, CallOutcome outcome) {
         List<CodeFlag> flags = new ArrayList<>(found);
-        int inARow = outcome.isFailure() ? failures.inARowOrZero(exchange.principal().user(), exchange.session()) + 1 : 0;
+        int inARow = streak.after(outcome);
         if (inARow == failureStreak + 1) {
             flags.add(new CodeFlag(RUNAWAY, FAILURES_DETAIL + inARow));
         }
