@@ -4,7 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import org.slf4j.Logger;
@@ -40,6 +44,11 @@ import tools.jackson.databind.node.ObjectNode;
 public final class CodeExecutionAuditor implements ResponseInspector {
 
     private static final Logger log = LoggerFactory.getLogger(CodeExecutionAuditor.class);
+    /** The ids of the calls this exchange audited: a stream shows a call in several events, and it is recorded once. */
+    private static final Exchange.Slot<Set<String>> AUDITED_CALLS = Exchange.Slot.withInitial("calls audited", HashSet::new);
+    /** A stream's finished {@code shell_call} items by call id, kept until their {@code shell_call_output} arrives. */
+    private static final Exchange.Slot<Map<String, OutputItem>> STREAMED_SHELL_CALLS =
+            Exchange.Slot.withInitial("streamed shell calls", HashMap::new);
 
     private final SpoolingAuditLog auditLog;
     private final JdbcAuditStore store;
@@ -72,9 +81,13 @@ public final class CodeExecutionAuditor implements ResponseInspector {
             switch (item.kind()) {
                 case CODE_INTERPRETER_CALL -> recordCall(exchange, item);
                 // A streamed shell call is recorded when its output is done, before that event is relayed.
-                case SHELL_CALL -> exchange.shellCallStreamed(item);
+                case SHELL_CALL -> {
+                    if (item.callId() != null) {
+                        exchange.get(STREAMED_SHELL_CALLS).put(item.callId(), item);
+                    }
+                }
                 case SHELL_CALL_OUTPUT -> {
-                    OutputItem call = exchange.takeStreamedShellCall(item.callId());
+                    OutputItem call = exchange.get(STREAMED_SHELL_CALLS).remove(item.callId());
                     if (call != null) {
                         recordShellCall(exchange, new ShellCallRecords.ShellCall(call, item));
                     }
@@ -86,7 +99,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
 
     private void recordShellCall(Exchange exchange, ShellCallRecords.ShellCall call) {
         String callId = call.id();
-        if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(exchange, callId)) {
+        if (!call.finished() || callId == null || !exchange.get(AUDITED_CALLS).add(callId) || recordedBefore(exchange, callId)) {
             return;
         }
         CodeReview.Result reviewed = review.reviewShell(exchange, call.commands(), call.outcome());
@@ -99,7 +112,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
 
     private void recordCall(Exchange exchange, OutputItem call) {
         String callId = call.id();
-        if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(exchange, callId)) {
+        if (!call.finished() || callId == null || !exchange.get(AUDITED_CALLS).add(callId) || recordedBefore(exchange, callId)) {
             return;
         }
         String code = call.code();
@@ -126,7 +139,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
     /**
      * A call an earlier answer (a stream, an earlier fetch) already recorded is not reviewed again. Only a fetched or
      * cancelled response can show one: the calls of a response being created are new (a stream repeating one is
-     * caught by {@link Exchange#firstAuditOf}), so creating one reads nothing before its append, whose own duplicate
+     * caught by {@link #AUDITED_CALLS}), so creating one reads nothing before its append, whose own duplicate
      * check keeps a call recorded once should a concurrent fetch record it first.
      */
     private boolean recordedBefore(Exchange exchange, String callId) {

@@ -17,7 +17,6 @@ import com.sandboxgateway.config.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.config.TeamPolicies;
-import com.sandboxgateway.policy.TurnReservation;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
@@ -87,7 +86,7 @@ public final class TurnBudget implements ResponseInspector {
             request.put("max_tool_calls", grant.granted());
             exchange.jsonEdited();
         }
-        exchange.turnsReserved(new TurnReservation(session, day, Math.toIntExact(grant.granted()), left,
+        exchange.put(TurnReservation.SLOT, new TurnReservation(session, day, Math.toIntExact(grant.granted()), left,
                 request.path("background").asBoolean(false)));
         return Decision.PROCEED;
     }
@@ -127,7 +126,7 @@ public final class TurnBudget implements ResponseInspector {
 
     @Override
     public void onFinish(Exchange exchange, ErrorCode failure) {
-        TurnReservation reservation = exchange.takeTurnReservation();
+        TurnReservation reservation = exchange.take(TurnReservation.SLOT);
         if (reservation == null) {
             return;
         }
@@ -146,7 +145,7 @@ public final class TurnBudget implements ResponseInspector {
 
     /** A new session takes the id of the response that started it ({@link Exchange#session()}); a JSON answer says so. */
     private static void identified(Exchange exchange, String responseId, boolean canAnswerHeader) {
-        TurnReservation reservation = exchange.turnReservation();
+        TurnReservation reservation = exchange.get(TurnReservation.SLOT);
         if (reservation != null && reservation.session() == null && responseId != null && canAnswerHeader) {
             exchange.addResponseHeader(GatewayHeaders.SESSION, responseId);
         }
@@ -158,7 +157,7 @@ public final class TurnBudget implements ResponseInspector {
      * when fetched.
      */
     private void settle(Exchange exchange, ResponseView response) {
-        TurnReservation reservation = exchange.takeTurnReservation();
+        TurnReservation reservation = exchange.take(TurnReservation.SLOT);
         if (reservation == null) {
             return;
         }
@@ -177,7 +176,7 @@ public final class TurnBudget implements ResponseInspector {
 
     /** A response still running after its answer: its reservation counts until it is fetched finished. */
     private void runsInBackground(Exchange exchange, String responseId) {
-        TurnReservation reservation = exchange.takeTurnReservation();
+        TurnReservation reservation = exchange.take(TurnReservation.SLOT);
         if (reservation == null || responseId == null) {
             return;
         }
