@@ -186,32 +186,31 @@ public final class TurnBudget implements ResponseInspector {
     }
 
     /**
-     * A response fetched or cancelled: it belongs to the session it was created in (so its code is audited
-     * there), and a background response that finished has its pending charge settled, once.
+     * A response fetched or cancelled, in the session {@link Sessions} found it was created in: the answer says that
+     * session and its turns left, and a background response that finished has its pending charge settled, once.
      */
     private void fetched(Exchange exchange, ResponseView response) {
-        String responseId = response.id();
-        String user = exchange.principal().user();
+        BudgetStore.TurnCharge charge = exchange.take(Sessions.STORED_CHARGE);
+        if (charge == null) {
+            return;
+        }
         try {
-            store.turnCharge(responseId, user).ifPresent(charge -> {
-                List<Counter> chargeCounters = counters(user, charge.session(), charge.day(),
-                        teams.of(exchange.principal()).limits());
-                exchange.sessionResolved(charge.session());
-                if (charge.turns() == null && response.finished()) {
-                    int executed = response.turns();
-                    counters.add(chargeCounters, executed - charge.reserved());
-                    if (store.settle(responseId, executed)) {
-                        meters.counter("gateway.turns.used", "team", charge.team()).increment(executed);
-                    } else {
-                        counters.add(chargeCounters, charge.reserved() - executed);
-                    }
+            List<Counter> chargeCounters = counters(charge.user(), charge.session(), charge.day(),
+                    teams.of(exchange.principal()).limits());
+            if (charge.turns() == null && response.finished()) {
+                int executed = response.turns();
+                counters.add(chargeCounters, executed - charge.reserved());
+                if (store.settle(charge.chargeId(), executed)) {
+                    meters.counter("gateway.turns.used", "team", charge.team()).increment(executed);
+                } else {
+                    counters.add(chargeCounters, charge.reserved() - executed);
                 }
-                exchange.addResponseHeader(GatewayHeaders.SESSION, charge.session());
-                exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(counters.remaining(chargeCounters)));
-            });
+            }
+            exchange.addResponseHeader(GatewayHeaders.SESSION, charge.session());
+            exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(counters.remaining(chargeCounters)));
         } catch (RuntimeException e) {
             log.warn("The turns of background response {} could not be settled now; retrieving it again settles them: {}",
-                    responseId, e.toString());
+                    charge.chargeId(), e.toString());
         }
     }
 

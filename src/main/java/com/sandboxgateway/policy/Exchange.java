@@ -119,7 +119,7 @@ public final class Exchange {
      * The session: the {@code X-Gateway-Session} header, or for a new response the one {@code budget.Sessions}
      * resolved (its conversation, the root of the {@code previous_response_id} chain, an explicit container); for
      * a request that starts a session, the response's id once an answer named it; {@code null} when none is known
-     * yet. A fetched response's session is known once its turn charge was read from its answer.
+     * yet. A fetched or cancelled response's is the session it was created in, resolved before it goes upstream.
      */
     public String session() {
         return session == null && startsSession ? responseId : session;
