@@ -18,6 +18,7 @@ import org.springframework.transaction.TransactionException;
 
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.budget.SessionFailures;
+import com.sandboxgateway.metrics.MeterFamily;
 import com.sandboxgateway.openai.Answer;
 import com.sandboxgateway.openai.ItemKind;
 import com.sandboxgateway.openai.OutputItem;
@@ -25,6 +26,7 @@ import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.review.CodeFlag;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -53,7 +55,9 @@ public final class CodeExecutionAuditor implements ResponseInspector {
     private final SpoolingAuditLog auditLog;
     private final JdbcAuditStore store;
     private final CodeReview review;
-    private final MeterRegistry meters;
+    private final MeterFamily<Counter> codeExecutions;
+    private final MeterFamily<Counter> shellExecutions;
+    private final MeterFamily<Counter> flags;
     private final JsonMapper json;
     private final Clock clock;
     private final int maxOutputChars;
@@ -64,7 +68,9 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         this.auditLog = auditLog;
         this.store = store;
         this.review = review;
-        this.meters = meters;
+        this.codeExecutions = MeterFamily.counters(meters, AuditMetrics.CODE_EXECUTIONS, null, "team", "status");
+        this.shellExecutions = MeterFamily.counters(meters, AuditMetrics.SHELL_EXECUTIONS, null, "team", "status");
+        this.flags = MeterFamily.counters(meters, AuditMetrics.CODE_FLAGS, null, "flag", "team");
         this.json = json;
         this.clock = clock;
         this.maxOutputChars = maxOutputChars;
@@ -105,7 +111,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         CodeReview.Result reviewed = review.reviewShell(exchange, call.commands(), call.outcome());
         String team = exchange.principal().team();
         auditLog.stage(exchange.settlement(), shellCalls.record(exchange, call, reviewed, details(reviewed)), () -> {
-            meters.counter("gateway.shell.executions", "team", team, "status", call.status()).increment();
+            shellExecutions.with(team, call.status()).increment();
             countFlags(reviewed, team);
         });
     }
@@ -127,13 +133,13 @@ public final class CodeExecutionAuditor implements ResponseInspector {
                 exchange.session(), exchange.responseId(), call.containerId(), exchange.model(),
                 status, code, sha256(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
                 truncated, json.writeValueAsString(details(reviewed, truncated)), clock.instant(), reviewed.names()), () -> {
-                    meters.counter("gateway.code.executions", "team", team, "status", status).increment();
+                    codeExecutions.with(team, status).increment();
                     countFlags(reviewed, team);
                 });
     }
 
     private void countFlags(CodeReview.Result reviewed, String team) {
-        reviewed.names().forEach(flag -> meters.counter("gateway.code.flags", "flag", flag, "team", team).increment());
+        reviewed.names().forEach(flag -> flags.with(flag, team).increment());
     }
 
     /**

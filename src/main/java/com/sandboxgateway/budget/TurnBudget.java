@@ -17,6 +17,7 @@ import com.sandboxgateway.config.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.config.TeamPolicies;
+import com.sandboxgateway.metrics.MeterFamily;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
@@ -41,14 +42,14 @@ public final class TurnBudget implements ResponseInspector {
     private final Counters counters;
     private final BudgetStore store;
     private final TeamPolicies teams;
-    private final MeterRegistry meters;
+    private final MeterFamily<io.micrometer.core.instrument.Counter> turnsUsed;
 
     TurnBudget(Budgets budgets, TeamPolicies teams, MeterRegistry meters) {
         this.budgets = budgets;
         this.counters = budgets.counters();
         this.store = budgets.store();
         this.teams = teams;
-        this.meters = meters;
+        this.turnsUsed = MeterFamily.counters(meters, BudgetMetrics.TURNS_USED, null, "team");
     }
 
     /**
@@ -170,7 +171,7 @@ public final class TurnBudget implements ResponseInspector {
             budgets.move(exchange.settlement(), reserved, counted - reservation.reserved());
             exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING,
                     Long.toString(Math.max(0, reservation.left() + reservation.reserved() - counted)));
-            meters.counter("gateway.turns.used", "team", exchange.principal().team()).increment(counted);
+            turnsUsed.with(exchange.principal().team()).increment(counted);
         }));
     }
 
@@ -201,7 +202,7 @@ public final class TurnBudget implements ResponseInspector {
                 int executed = response.turns();
                 counters.add(chargeCounters, executed - charge.reserved());
                 if (store.settle(charge.chargeId(), executed)) {
-                    meters.counter("gateway.turns.used", "team", charge.team()).increment(executed);
+                    turnsUsed.with(charge.team()).increment(executed);
                 } else {
                     counters.add(chargeCounters, charge.reserved() - executed);
                 }
