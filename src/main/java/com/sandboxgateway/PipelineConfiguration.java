@@ -143,10 +143,13 @@ class PipelineConfiguration {
         Admission admission = new Admission(budgets, teams, rateLimits, spend, turns, new StateFailures(state.onFailure()), clock,
                 EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE), EnumSet.of(RESPONSES_CREATE));
         List<OnRoutes<RequestStep>> steps = List.of(
-                // Before the admission, which reserves the session's turns.
+                // A new response's session before the admission, which reserves its turns there.
                 on(sessions, EnumSet.of(RESPONSES_CREATE)),
                 // Rate limits, spend caps and turn budgets in one call to the state, before any costly step.
                 always(admission),
+                // A stored response's session (where its code is audited) after the admission, whose turns left are
+                // the X-Gateway-Session's named; the turn budget shows the stored response's once it is answered.
+                on(sessions, EnumSet.of(RESPONSE_GET, RESPONSE_CANCEL)),
                 on(new ContainerRules(teams), EnumSet.of(RESPONSES_CREATE, CONTAINERS_CREATE)),
                 // After the tool policy, so a tool a team may not use is named as such.
                 on(new UnsupportedInputs(policy.org().unknownInput(), events, clock), MODEL_INPUT),

@@ -50,7 +50,7 @@ final class Checkpoints {
         this.json = json;
         this.clock = clock;
         this.meters = meters;
-        this.signed = Counter.builder("gateway.audit.checkpoints").description("Audit tree heads signed by this replica")
+        this.signed = Counter.builder(AuditMetrics.CHECKPOINTS).description("Audit tree heads signed by this replica")
                 .register(meters);
     }
 
@@ -134,7 +134,7 @@ final class Checkpoints {
                 witness.publish(note);
             } catch (IOException | RuntimeException e) {
                 log.warn("Witness {} did not take the audit checkpoint: {}", witness.name(), e.getMessage());
-                Counter.builder("gateway.audit.witness.failures").description("Checkpoints a witness did not take")
+                Counter.builder(AuditMetrics.WITNESS_FAILURES).description("Checkpoints a witness did not take")
                         .tag("witness", witness.name().split(" ")[0]).register(meters).increment();
             }
         }

@@ -4,7 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import org.slf4j.Logger;
@@ -14,6 +18,7 @@ import org.springframework.transaction.TransactionException;
 
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.budget.SessionFailures;
+import com.sandboxgateway.metrics.MeterFamily;
 import com.sandboxgateway.openai.Answer;
 import com.sandboxgateway.openai.ItemKind;
 import com.sandboxgateway.openai.OutputItem;
@@ -21,6 +26,7 @@ import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.review.CodeFlag;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -40,11 +46,18 @@ import tools.jackson.databind.node.ObjectNode;
 public final class CodeExecutionAuditor implements ResponseInspector {
 
     private static final Logger log = LoggerFactory.getLogger(CodeExecutionAuditor.class);
+    /** The ids of the calls this exchange audited: a stream shows a call in several events, and it is recorded once. */
+    private static final Exchange.Slot<Set<String>> AUDITED_CALLS = Exchange.Slot.withInitial("calls audited", HashSet::new);
+    /** A stream's finished {@code shell_call} items by call id, kept until their {@code shell_call_output} arrives. */
+    private static final Exchange.Slot<Map<String, OutputItem>> STREAMED_SHELL_CALLS =
+            Exchange.Slot.withInitial("streamed shell calls", HashMap::new);
 
     private final SpoolingAuditLog auditLog;
     private final JdbcAuditStore store;
     private final CodeReview review;
-    private final MeterRegistry meters;
+    private final MeterFamily<Counter> codeExecutions;
+    private final MeterFamily<Counter> shellExecutions;
+    private final MeterFamily<Counter> flags;
     private final JsonMapper json;
     private final Clock clock;
     private final int maxOutputChars;
@@ -55,7 +68,9 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         this.auditLog = auditLog;
         this.store = store;
         this.review = review;
-        this.meters = meters;
+        this.codeExecutions = MeterFamily.counters(meters, AuditMetrics.CODE_EXECUTIONS, null, "team", "status");
+        this.shellExecutions = MeterFamily.counters(meters, AuditMetrics.SHELL_EXECUTIONS, null, "team", "status");
+        this.flags = MeterFamily.counters(meters, AuditMetrics.CODE_FLAGS, null, "flag", "team");
         this.json = json;
         this.clock = clock;
         this.maxOutputChars = maxOutputChars;
@@ -73,9 +88,13 @@ public final class CodeExecutionAuditor implements ResponseInspector {
             switch (item.kind()) {
                 case CODE_INTERPRETER_CALL -> recordCall(exchange, streak, item);
                 // A streamed shell call is recorded when its output is done, before that event is relayed.
-                case SHELL_CALL -> exchange.shellCallStreamed(item);
+                case SHELL_CALL -> {
+                    if (item.callId() != null) {
+                        exchange.get(STREAMED_SHELL_CALLS).put(item.callId(), item);
+                    }
+                }
                 case SHELL_CALL_OUTPUT -> {
-                    OutputItem call = exchange.takeStreamedShellCall(item.callId());
+                    OutputItem call = exchange.get(STREAMED_SHELL_CALLS).remove(item.callId());
                     if (call != null) {
                         recordShellCall(exchange, streak, new ShellCallRecords.ShellCall(call, item));
                     }
@@ -87,20 +106,20 @@ public final class CodeExecutionAuditor implements ResponseInspector {
 
     private void recordShellCall(Exchange exchange, CodeReview.Streak streak, ShellCallRecords.ShellCall call) {
         String callId = call.id();
-        if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(exchange, callId)) {
+        if (!call.finished() || callId == null || !exchange.get(AUDITED_CALLS).add(callId) || recordedBefore(exchange, callId)) {
             return;
         }
         CodeReview.Result reviewed = review.reviewShell(streak, call.commands(), call.outcome());
         String team = exchange.principal().team();
         auditLog.stage(exchange.settlement(), shellCalls.record(exchange, call, reviewed, details(reviewed)), () -> {
-            meters.counter("gateway.shell.executions", "team", team, "status", call.status()).increment();
+            shellExecutions.with(team, call.status()).increment();
             countFlags(reviewed, team);
         });
     }
 
     private void recordCall(Exchange exchange, CodeReview.Streak streak, OutputItem call) {
         String callId = call.id();
-        if (!call.finished() || callId == null || !exchange.firstAuditOf(callId) || recordedBefore(exchange, callId)) {
+        if (!call.finished() || callId == null || !exchange.get(AUDITED_CALLS).add(callId) || recordedBefore(exchange, callId)) {
             return;
         }
         String code = call.code();
@@ -115,19 +134,19 @@ public final class CodeExecutionAuditor implements ResponseInspector {
                 exchange.session(), exchange.responseId(), call.containerId(), exchange.model(),
                 status, code, sha256(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
                 truncated, json.writeValueAsString(details(reviewed, truncated)), clock.instant(), reviewed.names()), () -> {
-                    meters.counter("gateway.code.executions", "team", team, "status", status).increment();
+                    codeExecutions.with(team, status).increment();
                     countFlags(reviewed, team);
                 });
     }
 
     private void countFlags(CodeReview.Result reviewed, String team) {
-        reviewed.names().forEach(flag -> meters.counter("gateway.code.flags", "flag", flag, "team", team).increment());
+        reviewed.names().forEach(flag -> flags.with(flag, team).increment());
     }
 
     /**
      * A call an earlier answer (a stream, an earlier fetch) already recorded is not reviewed again. Only a fetched or
      * cancelled response can show one: the calls of a response being created are new (a stream repeating one is
-     * caught by {@link Exchange#firstAuditOf}), so creating one reads nothing before its append, whose own duplicate
+     * caught by {@link #AUDITED_CALLS}), so creating one reads nothing before its append, whose own duplicate
      * check keeps a call recorded once should a concurrent fetch record it first.
      */
     private boolean recordedBefore(Exchange exchange, String callId) {

@@ -55,14 +55,14 @@ public final class SpoolingAuditLog implements AuditLog {
         this.stored = writes(meters, "stored");
         this.spooledWrites = writes(meters, "spooled");
         this.failed = writes(meters, "failed");
-        this.replays = Counter.builder("gateway.audit.replays").description("Spooled audit records replayed into the store")
+        this.replays = Counter.builder(AuditMetrics.REPLAYS).description("Spooled audit records replayed into the store")
                 .register(meters);
-        Gauge.builder("gateway.audit.spool.depth", this, SpoolingAuditLog::spoolDepth)
+        Gauge.builder(AuditMetrics.SPOOL_DEPTH, this, SpoolingAuditLog::spoolDepth)
                 .description("Audit records waiting in the local spool for the store").register(meters);
     }
 
     private static Counter writes(MeterRegistry meters, String outcome) {
-        return Counter.builder("gateway.audit.writes").description("Audit records written, by where they went")
+        return Counter.builder(AuditMetrics.WRITES).description("Audit records written, by where they went")
                 .tag("outcome", outcome).register(meters);
     }
 

@@ -16,6 +16,7 @@ import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.config.TeamPolicies;
+import com.sandboxgateway.metrics.MeterFamily;
 import com.sandboxgateway.state.StateUnavailableException;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -39,7 +40,8 @@ public final class SpendBudget implements ResponseInspector {
     private final TeamPolicies teams;
     private final Pricing pricing;
     private final Clock clock;
-    private final MeterRegistry meters;
+    private final MeterFamily<io.micrometer.core.instrument.Counter> tokens;
+    private final MeterFamily<io.micrometer.core.instrument.Counter> spent;
 
     SpendBudget(Budgets budgets, TeamPolicies teams, Pricing pricing, Clock clock,
                 MeterRegistry meters) {
@@ -49,7 +51,8 @@ public final class SpendBudget implements ResponseInspector {
         this.teams = teams;
         this.pricing = pricing;
         this.clock = clock;
-        this.meters = meters;
+        this.tokens = MeterFamily.counters(meters, BudgetMetrics.TOKENS, null, "team", "kind");
+        this.spent = MeterFamily.counters(meters, BudgetMetrics.SPEND_USD, null, "team");
     }
 
     /**
@@ -85,8 +88,8 @@ public final class SpendBudget implements ResponseInspector {
         long input = response.usage().inputTokens();
         long output = response.usage().outputTokens();
         charge(exchange, "response:" + id, pricing.tokensMicros(response.model(), input, output), () -> {
-            meters.counter("gateway.tokens", "team", team, "kind", "input").increment(input);
-            meters.counter("gateway.tokens", "team", team, "kind", "output").increment(output);
+            tokens.with(team, "input").increment(input);
+            tokens.with(team, "output").increment(output);
         });
         String tier = requestedTier(exchange, response);
         for (OutputItem call : response.output()) {
@@ -116,7 +119,7 @@ public final class SpendBudget implements ResponseInspector {
                 () -> store.recordSpend(chargeId, team, user, day, micros), fresh -> {
                     if (fresh) {
                         budgets.move(exchange.settlement(), List.of(counter(team, day)), micros);
-                        meters.counter("gateway.spend.usd", "team", team).increment(micros / 1_000_000.0);
+                        spent.with(team).increment(micros / 1_000_000.0);
                         counted.run();
                     }
                 }));

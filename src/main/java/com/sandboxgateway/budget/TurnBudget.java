@@ -17,7 +17,7 @@ import com.sandboxgateway.config.EffectivePolicy;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.config.TeamPolicies;
-import com.sandboxgateway.policy.TurnReservation;
+import com.sandboxgateway.metrics.MeterFamily;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
@@ -42,14 +42,14 @@ public final class TurnBudget implements ResponseInspector {
     private final Counters counters;
     private final BudgetStore store;
     private final TeamPolicies teams;
-    private final MeterRegistry meters;
+    private final MeterFamily<io.micrometer.core.instrument.Counter> turnsUsed;
 
     TurnBudget(Budgets budgets, TeamPolicies teams, MeterRegistry meters) {
         this.budgets = budgets;
         this.counters = budgets.counters();
         this.store = budgets.store();
         this.teams = teams;
-        this.meters = meters;
+        this.turnsUsed = MeterFamily.counters(meters, BudgetMetrics.TURNS_USED, null, "team");
     }
 
     /**
@@ -87,7 +87,7 @@ public final class TurnBudget implements ResponseInspector {
             request.put("max_tool_calls", grant.granted());
             exchange.jsonEdited();
         }
-        exchange.turnsReserved(new TurnReservation(session, day, Math.toIntExact(grant.granted()), left,
+        exchange.put(TurnReservation.SLOT, new TurnReservation(session, day, Math.toIntExact(grant.granted()), left,
                 request.path("background").asBoolean(false)));
         return Decision.PROCEED;
     }
@@ -127,7 +127,7 @@ public final class TurnBudget implements ResponseInspector {
 
     @Override
     public void onFinish(Exchange exchange, ErrorCode failure) {
-        TurnReservation reservation = exchange.takeTurnReservation();
+        TurnReservation reservation = exchange.take(TurnReservation.SLOT);
         if (reservation == null) {
             return;
         }
@@ -146,7 +146,7 @@ public final class TurnBudget implements ResponseInspector {
 
     /** A new session takes the id of the response that started it ({@link Exchange#session()}); a JSON answer says so. */
     private static void identified(Exchange exchange, String responseId, boolean canAnswerHeader) {
-        TurnReservation reservation = exchange.turnReservation();
+        TurnReservation reservation = exchange.get(TurnReservation.SLOT);
         if (reservation != null && reservation.session() == null && responseId != null && canAnswerHeader) {
             exchange.addResponseHeader(GatewayHeaders.SESSION, responseId);
         }
@@ -158,7 +158,7 @@ public final class TurnBudget implements ResponseInspector {
      * when fetched.
      */
     private void settle(Exchange exchange, ResponseView response) {
-        TurnReservation reservation = exchange.takeTurnReservation();
+        TurnReservation reservation = exchange.take(TurnReservation.SLOT);
         if (reservation == null) {
             return;
         }
@@ -171,13 +171,13 @@ public final class TurnBudget implements ResponseInspector {
             budgets.move(exchange.settlement(), reserved, counted - reservation.reserved());
             exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING,
                     Long.toString(Math.max(0, reservation.left() + reservation.reserved() - counted)));
-            meters.counter("gateway.turns.used", "team", exchange.principal().team()).increment(counted);
+            turnsUsed.with(exchange.principal().team()).increment(counted);
         }));
     }
 
     /** A response still running after its answer: its reservation counts until it is fetched finished. */
     private void runsInBackground(Exchange exchange, String responseId) {
-        TurnReservation reservation = exchange.takeTurnReservation();
+        TurnReservation reservation = exchange.take(TurnReservation.SLOT);
         if (reservation == null || responseId == null) {
             return;
         }
@@ -187,32 +187,31 @@ public final class TurnBudget implements ResponseInspector {
     }
 
     /**
-     * A response fetched or cancelled: it belongs to the session it was created in (so its code is audited
-     * there), and a background response that finished has its pending charge settled, once.
+     * A response fetched or cancelled, in the session {@link Sessions} found it was created in: the answer says that
+     * session and its turns left, and a background response that finished has its pending charge settled, once.
      */
     private void fetched(Exchange exchange, ResponseView response) {
-        String responseId = response.id();
-        String user = exchange.principal().user();
+        BudgetStore.TurnCharge charge = exchange.take(Sessions.STORED_CHARGE);
+        if (charge == null) {
+            return;
+        }
         try {
-            store.turnCharge(responseId, user).ifPresent(charge -> {
-                List<Counter> chargeCounters = counters(user, charge.session(), charge.day(),
-                        teams.of(exchange.principal()).limits());
-                exchange.sessionResolved(charge.session());
-                if (charge.turns() == null && response.finished()) {
-                    int executed = response.turns();
-                    counters.add(chargeCounters, executed - charge.reserved());
-                    if (store.settle(responseId, executed)) {
-                        meters.counter("gateway.turns.used", "team", charge.team()).increment(executed);
-                    } else {
-                        counters.add(chargeCounters, charge.reserved() - executed);
-                    }
+            List<Counter> chargeCounters = counters(charge.user(), charge.session(), charge.day(),
+                    teams.of(exchange.principal()).limits());
+            if (charge.turns() == null && response.finished()) {
+                int executed = response.turns();
+                counters.add(chargeCounters, executed - charge.reserved());
+                if (store.settle(charge.chargeId(), executed)) {
+                    turnsUsed.with(charge.team()).increment(executed);
+                } else {
+                    counters.add(chargeCounters, charge.reserved() - executed);
                 }
-                exchange.addResponseHeader(GatewayHeaders.SESSION, charge.session());
-                exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(counters.remaining(chargeCounters)));
-            });
+            }
+            exchange.addResponseHeader(GatewayHeaders.SESSION, charge.session());
+            exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING, Long.toString(counters.remaining(chargeCounters)));
         } catch (RuntimeException e) {
             log.warn("The turns of background response {} could not be settled now; retrieving it again settles them: {}",
-                    responseId, e.toString());
+                    charge.chargeId(), e.toString());
         }
     }
 

@@ -34,14 +34,14 @@ public final class MeterFamily<M extends Meter> {
 
     /**
      * Counters named {@code name}, tagged with {@code keys} in this order; a {@code null} description leaves it to
-     * the {@link MetricCatalogue}.
+     * the {@code MetricCatalogue}.
      */
     public static MeterFamily<Counter> counters(MeterRegistry registry, String name, String description, String... keys) {
         return new MeterFamily<>(name, List.of(keys),
                 tags -> Counter.builder(name).description(description).tags(tags).register(registry));
     }
 
-    /** Timers named {@code name} publishing a histogram (its buckets are the {@link MetricCatalogue}'s), tagged with {@code keys}. */
+    /** Timers named {@code name} publishing a histogram (its buckets are the {@code MetricCatalogue}'s), tagged with {@code keys}. */
     public static MeterFamily<Timer> histogramTimers(MeterRegistry registry, String name, String description, String... keys) {
         return new MeterFamily<>(name, List.of(keys), tags -> Timer.builder(name).description(description).tags(tags)
                 .publishPercentileHistogram().register(registry));

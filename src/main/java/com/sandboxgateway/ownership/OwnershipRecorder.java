@@ -2,7 +2,9 @@ package com.sandboxgateway.ownership;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import com.sandboxgateway.openai.Answer;
 import com.sandboxgateway.openai.OutputItem;
@@ -22,6 +24,9 @@ import tools.jackson.databind.JsonNode;
  * never usable before it is owned.
  */
 public final class OwnershipRecorder implements ResponseInspector {
+
+    /** The ids this exchange recorded for their owner: a stream names the same response and container in many events. */
+    private static final Exchange.Slot<Set<String>> RECORDED = Exchange.Slot.withInitial("objects recorded", HashSet::new);
 
     private final OwnershipStore store;
 
@@ -123,7 +128,7 @@ public final class OwnershipRecorder implements ResponseInspector {
      */
     private static void add(Exchange exchange, String id, ObjectKind kind, String parentId, Instant expiresAt,
                             List<OwnershipStore.Created> created) {
-        if (id != null && !id.isBlank() && exchange.firstOwnershipOf(id)) {
+        if (id != null && !id.isBlank() && exchange.get(RECORDED).add(id)) {
             created.add(new OwnershipStore.Created(id, kind, parentId, expiresAt));
         }
     }

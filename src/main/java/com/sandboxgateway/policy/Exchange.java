@@ -1,14 +1,13 @@
 package com.sandboxgateway.policy;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
+import java.util.Objects;
+import java.util.function.Supplier;
 
 import com.sandboxgateway.api.RouteMatch;
 import com.sandboxgateway.auth.Principal;
-import com.sandboxgateway.openai.OutputItem;
 import com.sandboxgateway.policy.input.InputPlaces;
 import com.sandboxgateway.policy.input.RequestWalk;
 
@@ -16,8 +15,11 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Everything the gateway knows about one request on its way through: who sent it, which route, the
- * gateway headers it carried, its body, and the headers the steps want on the answer. Typed fields
- * only: a step that needs to carry something new adds a field here, so the flow stays readable.
+ * gateway headers it carried, its body, its session, what the upstream answered, and the headers the steps want on
+ * the answer. What the pipeline itself reads is a typed field here. What only one feature keeps over a request (the
+ * turns it reserved, the calls it audited) is in a {@link Slot} that feature declares, so this core names no
+ * feature's types (which would make a cycle of packages) and no one else reaches that state: there are no string keys
+ * and no casts at the call sites.
  */
 public final class Exchange {
 
@@ -37,11 +39,41 @@ public final class Exchange {
     private String responseId;
     private String model;
     private Integer upstreamStatus;
-    private TurnReservation turnReservation;
-    private final Set<String> auditedCalls = new HashSet<>();
-    private final Set<String> ownedObjects = new HashSet<>();
-    private final Map<String, OutputItem> streamedShellCalls = new HashMap<>();
+    private final Map<Slot<?>, Object> slots = new HashMap<>(4);
     private final Settlement settlement = new Settlement();
+
+    /**
+     * A place for one feature's state on an exchange, declared by that feature (as OpenTelemetry's {@code ContextKey}):
+     * usually a private constant, so only the feature reads or writes it; compared by identity, never by name.
+     *
+     * @param <T> what it holds
+     */
+    public static final class Slot<T> {
+
+        private final String name;
+        private final Supplier<? extends T> initial;
+
+        private Slot(String name, Supplier<? extends T> initial) {
+            this.name = name;
+            this.initial = initial;
+        }
+
+        /** A slot that holds nothing until a value is put in it. */
+        public static <T> Slot<T> named(String name) {
+            return new Slot<>(name, null);
+        }
+
+        /** A slot that holds {@code initial}'s value from its first read on: a set or map the feature adds to. */
+        public static <T> Slot<T> withInitial(String name, Supplier<? extends T> initial) {
+            return new Slot<>(name, Objects.requireNonNull(initial));
+        }
+
+        /** The name it was declared with, for debugging: two slots of one name are still two slots. */
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
 
     public Exchange(String requestId, Principal principal, RouteMatch route, String path, String rawQuery, String session,
                     String datasetProfile, RequestBody body) {
@@ -87,7 +119,7 @@ public final class Exchange {
      * The session: the {@code X-Gateway-Session} header, or for a new response the one {@code budget.Sessions}
      * resolved (its conversation, the root of the {@code previous_response_id} chain, an explicit container); for
      * a request that starts a session, the response's id once an answer named it; {@code null} when none is known
-     * yet. A fetched response's session is known once its turn charge was read from its answer.
+     * yet. A fetched or cancelled response's is the session it was created in, resolved before it goes upstream.
      */
     public String session() {
         return session == null && startsSession ? responseId : session;
@@ -166,23 +198,6 @@ public final class Exchange {
         return upstreamStatus;
     }
 
-    /** Turns reserved for this request, until an inspector settles them. */
-    public void turnsReserved(TurnReservation reservation) {
-        this.turnReservation = reservation;
-    }
-
-    /** The unsettled turn reservation, handed over once: the caller settles it; {@code null} if none. */
-    public TurnReservation takeTurnReservation() {
-        TurnReservation reservation = turnReservation;
-        turnReservation = null;
-        return reservation;
-    }
-
-    /** The unsettled turn reservation without taking it; {@code null} if none. */
-    public TurnReservation turnReservation() {
-        return turnReservation;
-    }
-
     /** The response this exchange creates or reads, once the answer named it; else {@code null}. */
     public String responseId() {
         return responseId;
@@ -201,26 +216,33 @@ public final class Exchange {
         }
     }
 
-    /** Marks a code-interpreter or shell call as audited by this exchange; false if it already was. */
-    public boolean firstAuditOf(String callId) {
-        return auditedCalls.add(callId);
-    }
-
-    /** A stream's finished {@code shell_call} item, kept until its {@code shell_call_output} arrives to be audited with it. */
-    public void shellCallStreamed(OutputItem call) {
-        if (call.callId() != null) {
-            streamedShellCalls.put(call.callId(), call);
+    /**
+     * What the slot holds: its initial value on a first read, if it has one; else {@code null} until something was
+     * put in it.
+     */
+    public <T> T get(Slot<T> slot) {
+        Object value = slots.get(slot);
+        if (value == null && slot.initial != null) {
+            value = slot.initial.get();
+            slots.put(slot, value);
         }
+        return cast(value);
     }
 
-    /** The streamed {@code shell_call} of this model call id, once; {@code null} when the stream showed none. */
-    public OutputItem takeStreamedShellCall(String callId) {
-        return callId == null ? null : streamedShellCalls.remove(callId);
+    /** Puts a value in the slot, replacing what it held. */
+    public <T> void put(Slot<T> slot, T value) {
+        slots.put(slot, Objects.requireNonNull(value, slot.name));
     }
 
-    /** Marks an object as recorded for its owner by this exchange; false if it already was (a stream repeats ids). */
-    public boolean firstOwnershipOf(String objectId) {
-        return ownedObjects.add(objectId);
+    /** Empties the slot and returns what it held, or {@code null}: for state handed over once (a reservation to settle). */
+    public <T> T take(Slot<T> slot) {
+        return cast(slots.remove(slot));
+    }
+
+    /** Safe: {@link #put} and {@link #get} are the only writers, and each stores a {@code T} under a {@code Slot<T>}. */
+    @SuppressWarnings("unchecked")
+    private static <T> T cast(Object value) {
+        return (T) value;
     }
 
     /** What the inspectors staged to be written and counted once they have all seen the current answer. */

@@ -34,6 +34,7 @@ import com.sandboxgateway.policy.RequestBody;
 import com.sandboxgateway.policy.RequestRefused;
 import com.sandboxgateway.tracing.RequestTracing;
 import com.sandboxgateway.upstream.UpstreamClient;
+import com.sandboxgateway.upstream.UpstreamMetrics;
 import com.sandboxgateway.upstream.UpstreamRequest;
 import com.sandboxgateway.upstream.UpstreamResponse;
 
@@ -83,10 +84,10 @@ class ProxyController {
         this.clock = clock;
         this.perUserMetrics = metrics.perUser();
         this.requests = perUserMetrics
-                ? MeterFamily.counters(meters, "gateway.requests", "Requests answered on /v1", "route", "team", "status", "user")
-                : MeterFamily.counters(meters, "gateway.requests", "Requests answered on /v1", "route", "team", "status");
-        this.refusals = MeterFamily.counters(meters, "gateway.policy.refusals", null, "code", "team");
-        this.upstreamLatency = MeterFamily.histogramTimers(meters, "gateway.upstream.latency",
+                ? MeterFamily.counters(meters, ProxyMetrics.REQUESTS, "Requests answered on /v1", "route", "team", "status", "user")
+                : MeterFamily.counters(meters, ProxyMetrics.REQUESTS, "Requests answered on /v1", "route", "team", "status");
+        this.refusals = MeterFamily.counters(meters, ProxyMetrics.REFUSALS, null, "code", "team");
+        this.upstreamLatency = MeterFamily.histogramTimers(meters, UpstreamMetrics.LATENCY,
                 "Time until the upstream's answer began", "route");
         this.tracing = tracing;
     }

@@ -26,7 +26,7 @@ public final class RateLimits {
     private final MeterFamily<Counter> decisions;
 
     public RateLimits(MeterRegistry meters) {
-        this.decisions = MeterFamily.counters(meters, "gateway.ratelimit.decisions", null, "scope", "outcome");
+        this.decisions = MeterFamily.counters(meters, RateLimitMetrics.DECISIONS, null, "scope", "outcome");
     }
 
     /** Counts the outcome, writes its headers, and says whether the request may go on. */

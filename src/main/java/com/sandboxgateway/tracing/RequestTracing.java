@@ -13,6 +13,7 @@ import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.budget.TurnReservation;
 import com.sandboxgateway.openai.Answer;
 import com.sandboxgateway.openai.OpenAiFormat;
 import com.sandboxgateway.openai.OutputItem;
@@ -111,7 +112,8 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
         }
         Span client = builder.start();
         // The turn budget settles (and takes) its reservation before the exchange is finished: note it now.
-        calls.put(exchange, new Calls(client, exchange.turnReservation() == null ? null : exchange.turnReservation().reserved()));
+        TurnReservation reservation = TurnReservation.of(exchange);
+        calls.put(exchange, new Calls(client, reservation == null ? null : reservation.reserved()));
         return new UpstreamCall(client, tracer.withSpan(client));
     }
 

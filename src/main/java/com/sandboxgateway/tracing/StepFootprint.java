@@ -2,8 +2,8 @@ package com.sandboxgateway.tracing;
 
 import java.util.Map;
 
+import com.sandboxgateway.budget.TurnReservation;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.policy.TurnReservation;
 
 /**
  * What a step can leave on an exchange: a rewritten body, a resolved session, reserved turns, answer headers
@@ -13,7 +13,7 @@ import com.sandboxgateway.policy.TurnReservation;
 record StepFootprint(boolean bodyReplaced, String session, TurnReservation turns, Map<String, String> headers, String query) {
 
     static StepFootprint of(Exchange exchange) {
-        return new StepFootprint(exchange.bodyReplaced(), exchange.session(), exchange.turnReservation(),
+        return new StepFootprint(exchange.bodyReplaced(), exchange.session(), TurnReservation.of(exchange),
                 Map.copyOf(exchange.responseHeaders()), exchange.rawQuery());
     }
 }

@@ -90,8 +90,7 @@ class CodeExecutionAuditTest extends GatewayIntegrationTest {
         String call = unique("ci_");
         String response = unique("resp_");
         String completed = completedResponse(response, unique("cntr_")).replace(EXAMPLE_CALL, call);
-        openAi.stubFor(post("/v1/responses").willReturn(okJson(completed.replace("\"status\": \"completed\",\n  \"completed_at\"",
-                "\"status\": \"queued\",\n  \"completed_at\"").replaceAll("\"output\": \\[[\\s\\S]*?\\n  \\],", "\"output\": [],"))));
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(queued(completed))));
         sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("plot").background(true).build());
         assertThat(findRecord(call)).isNull();
         openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + response)).willReturn(okJson(completed)));
@@ -104,6 +103,26 @@ class CodeExecutionAuditTest extends GatewayIntegrationTest {
                 .filteredOn(stored -> call.equals(stored.record().callId())).hasSize(1);
         openAi.verify(getRequestedFor(urlPathEqualTo("/v1/responses/" + response))
                 .withQueryParam("include[]", equalTo("code_interpreter_call.outputs")));
+    }
+
+    @Test
+    void shouldRecordAResumedStreamsCodeInTheSessionItsResponseWasCreatedIn() {
+        String call = unique("ci_");
+        String response = unique("resp_");
+        String session = unique("session-");
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(queued(completedResponse(response, unique("cntr_"))))));
+        sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("plot").background(true)
+                .putAdditionalHeader("X-Gateway-Session", session).build());
+        openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + response)).willReturn(aResponse()
+                .withHeader("Content-Type", "text/event-stream").withBody(example("responses.stream.code-interpreter.sse")
+                        .replace(EXAMPLE_CALL, call).replace(EXAMPLE_RESPONSE_ID, response))));
+
+        try (StreamResponse<ResponseStreamEvent> stream = sdk(ALICE_KEY).responses().retrieveStreaming(response)) {
+            assertThat(stream.stream().toList()).hasSize(18);
+        }
+
+        assertThat(recordOf(call).session()).as("the session it was created in, which the fetch did not name")
+                .isEqualTo(session);
     }
 
     @Test
@@ -136,6 +155,12 @@ class CodeExecutionAuditTest extends GatewayIntegrationTest {
             assertThat(stored.record().details()).contains("\"dropped\":[\"customer_ssn\"]").contains("\"rows\":1")
                     .contains("hmac-sha256:").doesNotContain("C-77").doesNotContain("123-45-6789");
         });
+    }
+
+    /** A completed response as it is answered while it still runs in the background: queued, no output yet. */
+    private static String queued(String completed) {
+        return completed.replace("\"status\": \"completed\",\n  \"completed_at\"", "\"status\": \"queued\",\n  \"completed_at\"")
+                .replaceAll("\"output\": \\[[\\s\\S]*?\\n  \\],", "\"output\": [],");
     }
 
     private AuditRecord recordOf(String call) {

@@ -1,8 +1,10 @@
-package com.sandboxgateway.metrics;
+package com.sandboxgateway;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+
+import com.sandboxgateway.metrics.MeterFamily;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
@@ -15,7 +17,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
  * {@link MetricCatalogue} filter, as the gateway runs it (Prometheus and OTLP).
  *
  * <p>Run: {@code ./mvnw -q test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt &&
- * java -cp target/classes:target/test-classes:$(cat target/cp.txt) com.sandboxgateway.metrics.MeterLookupBenchmark}
+ * java -cp target/classes:target/test-classes:$(cat target/cp.txt) com.sandboxgateway.MeterLookupBenchmark}
  */
 public final class MeterLookupBenchmark {
 

@@ -1,12 +1,17 @@
-package com.sandboxgateway.metrics;
+package com.sandboxgateway;
 
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.DoubleStream;
 
+import com.sandboxgateway.audit.AuditMetrics;
+import com.sandboxgateway.budget.BudgetMetrics;
+import com.sandboxgateway.proxy.ProxyMetrics;
+import com.sandboxgateway.ratelimit.RateLimitMetrics;
 import com.sandboxgateway.sanitize.SanitizationMetrics;
 import com.sandboxgateway.secrets.SecretsMetrics;
+import com.sandboxgateway.upstream.UpstreamMetrics;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
@@ -15,32 +20,32 @@ import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 
 /**
  * One place that says what each {@code gateway.*} meter means (the Prometheus {@code # HELP} line), whichever
- * feature registers it, and how the upstream latency histogram is bucketed: a few SLO buckets up to the
+ * feature registers it (each feature names its meters in its own constants, such as {@code BudgetMetrics}; this sits
+ * in the top package, beside the pipeline table, because it reads every feature's names and the features use
+ * {@code metrics.MeterFamily}), and how the upstream latency histogram is bucketed: a few SLO buckets up to the
  * read timeout, since code runs take minutes and a percentile histogram's 69 buckets per route mostly
  * describe the first 30 seconds.
  */
 final class MetricCatalogue implements MeterFilter {
 
-    static final String UPSTREAM_LATENCY = "gateway.upstream.latency";
-
     static final Map<String, String> DESCRIPTIONS = Map.ofEntries(
-            Map.entry("gateway.requests", "Requests answered on /v1, by route, team and status"),
-            Map.entry(UPSTREAM_LATENCY, "Time until OpenAI's answer began, by route"),
-            Map.entry("gateway.policy.refusals", "Errors the gateway answered itself, by error code and team"),
-            Map.entry("gateway.ratelimit.decisions", "Rate-limit bucket decisions, by scope (user, team) and outcome"),
-            Map.entry("gateway.turns.used", "Executed code-interpreter and shell calls, as settled against turn budgets"),
-            Map.entry("gateway.tokens", "Input and output tokens of finished responses"),
-            Map.entry("gateway.spend.usd", "Estimated spend in USD (tokens and container sessions)"),
+            Map.entry(ProxyMetrics.REQUESTS, "Requests answered on /v1, by route, team and status"),
+            Map.entry(UpstreamMetrics.LATENCY, "Time until OpenAI's answer began, by route"),
+            Map.entry(ProxyMetrics.REFUSALS, "Errors the gateway answered itself, by error code and team"),
+            Map.entry(RateLimitMetrics.DECISIONS, "Rate-limit bucket decisions, by scope (user, team) and outcome"),
+            Map.entry(BudgetMetrics.TURNS_USED, "Executed code-interpreter and shell calls, as settled against turn budgets"),
+            Map.entry(BudgetMetrics.TOKENS, "Input and output tokens of finished responses"),
+            Map.entry(BudgetMetrics.SPEND_USD, "Estimated spend in USD (tokens and container sessions)"),
             Map.entry(SanitizationMetrics.FILES, "Uploads and inline files that passed sanitization"),
             Map.entry(SanitizationMetrics.ROWS, "Rows of sanitized CSV, TSV and JSON Lines files"),
             Map.entry(SanitizationMetrics.COLUMNS, "Columns dropped or pseudonymized in sanitized files"),
             Map.entry(SecretsMetrics.FINDINGS, "Credentials, personal data and planted instructions found, by kind and rule"),
-            Map.entry("gateway.code.executions", "Audited code blocks, by status"),
-            Map.entry("gateway.shell.executions", "Audited hosted shell calls, by status"),
-            Map.entry("gateway.code.flags", "Review flags raised on executed code and shell calls, once per call and flag"),
-            Map.entry("gateway.audit.writes", "Audit records written, by where they went"),
-            Map.entry("gateway.audit.replays", "Spooled audit records replayed into the store"),
-            Map.entry("gateway.audit.spool.depth", "Audit records waiting in the spool"));
+            Map.entry(AuditMetrics.CODE_EXECUTIONS, "Audited code blocks, by status"),
+            Map.entry(AuditMetrics.SHELL_EXECUTIONS, "Audited hosted shell calls, by status"),
+            Map.entry(AuditMetrics.CODE_FLAGS, "Review flags raised on executed code and shell calls, once per call and flag"),
+            Map.entry(AuditMetrics.WRITES, "Audit records written, by where they went"),
+            Map.entry(AuditMetrics.REPLAYS, "Spooled audit records replayed into the store"),
+            Map.entry(AuditMetrics.SPOOL_DEPTH, "Audit records waiting in the spool"));
 
     private static final double[] SLO_SECONDS = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1200, 1800};
 
@@ -65,7 +70,7 @@ final class MetricCatalogue implements MeterFilter {
 
     @Override
     public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
-        if (!id.getName().equals(UPSTREAM_LATENCY)) {
+        if (!id.getName().equals(UpstreamMetrics.LATENCY)) {
             return config;
         }
         return DistributionStatisticConfig.builder().percentilesHistogram(false).serviceLevelObjectives(latencyBucketsNanos)

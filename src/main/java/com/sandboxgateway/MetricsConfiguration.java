@@ -1,4 +1,4 @@
-package com.sandboxgateway.metrics;
+package com.sandboxgateway;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
