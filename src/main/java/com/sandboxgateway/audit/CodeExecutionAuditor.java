@@ -5,7 +5,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.HexFormat;
-import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,7 +108,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         boolean truncated = outputs != null && outputs.length() > maxOutputChars;
         CodeReview.Result reviewed = review.review(exchange, call);
         String team = exchange.principal().team();
-        auditLog.stage(exchange.settlement(), new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION,
+        auditLog.stage(exchange.settlement(), new AuditRecord(AuditRecord.newId(), AuditRecord.Kind.CODE_EXECUTION,
                 callId, exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,
                 exchange.session(), exchange.responseId(), call.containerId(), exchange.model(),
                 status, code, sha256(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
