@@ -97,14 +97,18 @@ done
 # --- the fake upstream and the plain proxy (nginx) -----------------------------------------------
 
 # A text for nginx's `return 200 '...'`: nginx unescapes \\ and \' inside quotes, so double them;
-# REQUEST_ID becomes nginx's $request_id.
-nginx_text() { sed -e 's/\\/\\\\/g' -e "s/'/\\\\'/g" -e 's/REQUEST_ID/$request_id/g' "$1"; }
+# REQUEST_ID becomes the time of the request ($id_time, below) and nginx's $request_id.
+nginx_text() { sed -e 's/\\/\\\\/g' -e "s/'/\\\\'/g" -e 's/REQUEST_ID/${id_time}$request_id/g' "$1"; }
 
 mkdir -p "$OUT_DIR/upstream" "$OUT_DIR/proxy"
 # $request_id (32 random hex digits) in place of REQUEST_ID makes every answer's response, item,
 # container and file ids new, so the gateway records fresh ownership rows and a fresh audit record for
-# each, as it would upstream. The stream (10 KB, too long for one nginx parameter) is a file whose ids
-# sub_filter replaces; error_page turns the static module's 405 for a POST into the file.
+# each, as it would upstream. Like OpenAI's, whose ids begin with the object's created_at (8 hex digits:
+# resp_67ccd2be... was created at 0x67ccd2be), they begin with the time, here the request's in milliseconds
+# ($msec without its dot, 13 digits), so they sort in the order they were made: with uniformly random ids every
+# row the gateway keys by them would land in a random page of its index, a cost OpenAI's ids do not cause.
+# The stream (10 KB, too long for one nginx parameter) is a file whose ids sub_filter replaces; error_page
+# turns the static module's 405 for a POST into the file.
 cat >"$OUT_DIR/upstream/nginx.conf" <<EOF
 worker_processes 1;
 error_log $OUT_DIR/upstream/error.log warn;
@@ -114,6 +118,7 @@ http {
     access_log off;
     keepalive_requests 10000000;
     client_body_temp_path $OUT_DIR/upstream/body;
+    map \$msec \$id_time { "~^(?<s>[0-9]+)[.](?<ms>[0-9]+)\$" "\$s\$ms"; }
     server {
         listen 127.0.0.1:$UPSTREAM_PORT;
         default_type application/json;
@@ -128,7 +133,7 @@ http {
             default_type text/event-stream;
             sub_filter_types text/event-stream;
             sub_filter_once off;
-            sub_filter REQUEST_ID \$request_id;
+            sub_filter REQUEST_ID \${id_time}\$request_id;
             error_page 405 =200 /stream;
         }
         location / { return 404 '{"error":{"message":"not in the benchmark","type":"invalid_request_error"}}'; }

@@ -1,5 +1,6 @@
 package com.sandboxgateway.audit;
 
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -36,6 +37,8 @@ public record AuditRecord(String recordId, Kind kind, String callId, String requ
 
     /** A flag name: lower case letters, digits and '_', as rule files define them. */
     static final Pattern FLAG = Pattern.compile("[a-z][a-z0-9_]{0,63}");
+    /** The random bits of record ids, as unpredictable as those of {@link UUID#randomUUID()}. */
+    private static final SecureRandom ID_RANDOM = new SecureRandom();
 
     /**
      * What an audit record is about. A file (uploaded, or sent inline in a request) holding instructions
@@ -89,6 +92,18 @@ public record AuditRecord(String recordId, Kind kind, String callId, String requ
                 details, createdAt, flags, trace);
     }
 
+    /**
+     * A new record id: a UUID of version 7 (RFC 9562), its first 48 bits the current Unix time in milliseconds and the
+     * other 74 random. Ids made later sort after those made earlier, so the unique index on {@code record_id} grows at
+     * its end like the one on {@code seq}, rather than taking every insert into a random page that the store then
+     * reads back and writes out whole (a random version 4 UUID cost that on every append).
+     */
+    public static String newId() {
+        long msb = System.currentTimeMillis() << 16 | 0x7000L | ID_RANDOM.nextInt(1 << 12);
+        long lsb = ID_RANDOM.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL | 0x8000_0000_0000_0000L;
+        return new UUID(msb, lsb).toString();
+    }
+
     /** A policy record (refusal, sanitization, finding) with its facts as JSON. */
     public static AuditRecord policy(Kind kind, String requestId, String user, String team, String session, String status,
                                      String details, Instant at) {
@@ -98,7 +113,7 @@ public record AuditRecord(String recordId, Kind kind, String callId, String requ
     /** A policy record carrying review flags. */
     public static AuditRecord policy(Kind kind, String requestId, String user, String team, String session, String status,
                                      String details, Instant at, List<String> flags) {
-        return new AuditRecord(UUID.randomUUID().toString(), kind, null, requestId, null, user, team, session, null, null, null,
+        return new AuditRecord(newId(), kind, null, requestId, null, user, team, session, null, null, null,
                 status, null, null, null, false, details, at, flags);
     }
 }

@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -129,7 +128,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         boolean truncated = outputs != null && outputs.length() > maxOutputChars;
         CodeReview.Result reviewed = review.review(streak, call);
         String team = exchange.principal().team();
-        auditLog.stage(exchange.settlement(), new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION,
+        auditLog.stage(exchange.settlement(), new AuditRecord(AuditRecord.newId(), AuditRecord.Kind.CODE_EXECUTION,
                 callId, exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,
                 exchange.session(), exchange.responseId(), call.containerId(), exchange.model(),
                 status, code, sha256(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import com.sandboxgateway.openai.ItemKind;
 import com.sandboxgateway.openai.OpenAiFormat;
@@ -120,7 +119,7 @@ final class ShellCallRecords {
         if (truncated) {
             details.put("outputs_cap_chars", maxOutputChars);
         }
-        return new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.SHELL_EXECUTION, call.id(), exchange.requestId(),
+        return new AuditRecord(AuditRecord.newId(), AuditRecord.Kind.SHELL_EXECUTION, call.id(), exchange.requestId(),
                 exchange.upstreamRequestId(), exchange.principal().user(), exchange.principal().team(), exchange.session(),
                 exchange.responseId(), call.call().containerId(), exchange.model(), call.status(), commands,
                 CodeExecutionAuditor.sha256(commands), truncated ? outputs.substring(0, maxOutputChars) : outputs, truncated,

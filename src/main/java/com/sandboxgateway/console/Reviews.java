@@ -64,7 +64,7 @@ final class Reviews {
         ObjectNode details = json.createObjectNode().put("action", "review").put("verdict", verdict).put("note", text)
                 .put("record_seq", reviewed.seq()).put("record_id", target.recordId()).put("call_id", target.callId())
                 .put("code_sha256", target.codeSha256());
-        AuditRecord review = new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.ADMIN_ACTION, null,
+        AuditRecord review = new AuditRecord(AuditRecord.newId(), AuditRecord.Kind.ADMIN_ACTION, null,
                 "console-" + UUID.randomUUID(), null, reviewer.principal().user(), reviewer.principal().team(), target.session(),
                 target.responseId(), target.containerId(), null, "review", null, null, null, false,
                 json.writeValueAsString(details), clock.instant());

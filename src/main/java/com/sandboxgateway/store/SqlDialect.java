@@ -1,6 +1,10 @@
 package com.sandboxgateway.store;
 
-import java.util.Locale;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 
 import javax.sql.DataSource;
 
@@ -12,17 +16,36 @@ import org.springframework.jdbc.support.MetaDataAccessException;
  *
  * @param onConflict it takes {@code INSERT ... ON CONFLICT DO NOTHING}: PostgreSQL, and H2 in its PostgreSQL mode (the
  *        gateway's default URL). A write made once by id uses it, as a duplicate then fails no statement (on
- *        PostgreSQL a failed statement fails the whole transaction, and with it a group commit)
+ *        PostgreSQL a failed statement fails the whole transaction, and with it a group commit), and it needs no
+ *        look-up before it
  */
 public record SqlDialect(boolean onConflict) {
 
-    /** The dialect of the database behind {@code dataSource}, read from its metadata once. */
+    /** The dialect of the database behind {@code dataSource}, read from it once. */
     public static SqlDialect of(DataSource dataSource) {
         try {
-            return new SqlDialect(JdbcUtils.extractDatabaseMetaData(dataSource, meta -> meta.getDatabaseProductName().equals("PostgreSQL")
-                    || meta.getURL().toUpperCase(Locale.ROOT).contains(";MODE=POSTGRESQL")));
+            return new SqlDialect(JdbcUtils.extractDatabaseMetaData(dataSource, SqlDialect::takesOnConflict));
         } catch (MetaDataAccessException e) {
             throw new IllegalStateException("cannot read which database the gateway writes to", e);
+        }
+    }
+
+    /**
+     * H2's mode is asked of the database itself: its metadata's URL leaves the settings out, so a {@code ;MODE=PostgreSQL}
+     * in the configured URL cannot be seen there.
+     */
+    private static boolean takesOnConflict(DatabaseMetaData meta) throws SQLException {
+        return switch (meta.getDatabaseProductName()) {
+            case "PostgreSQL" -> true;
+            case "H2" -> h2Mode(meta.getConnection()).equalsIgnoreCase("PostgreSQL");
+            default -> false;
+        };
+    }
+
+    private static String h2Mode(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet mode = statement.executeQuery("SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'MODE'")) {
+            return mode.next() ? mode.getString(1) : "";
         }
     }
 }
