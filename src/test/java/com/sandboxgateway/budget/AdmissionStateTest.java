@@ -3,11 +3,8 @@ package com.sandboxgateway.budget;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 
@@ -19,6 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import com.sandboxgateway.ratelimit.RateLimiter;
 import com.sandboxgateway.ratelimit.RateLimiter.Scope;
 import com.sandboxgateway.state.RedisState;
+import com.sandboxgateway.support.MovableClock;
 
 import io.lettuce.core.RedisURI;
 
@@ -223,33 +221,5 @@ class AdmissionStateTest {
 
     private static RateLimiter.Take take(Counters counters, Counters.Ask ask) {
         return counters.admit(ask).take();
-    }
-
-    private static final class MovableClock extends Clock {
-
-        private Instant now;
-
-        MovableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

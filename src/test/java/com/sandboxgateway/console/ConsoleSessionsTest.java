@@ -2,16 +2,14 @@ package com.sandboxgateway.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.support.MovableClock;
 
 /** Console sessions end when unused, when too old, and on logout; a token names one session only. */
 class ConsoleSessionsTest {
@@ -58,33 +56,5 @@ class ConsoleSessionsTest {
         assertThat(sessions.resume("not-a-token")).isEmpty();
         assertThat(sessions.resume(null)).isEmpty();
         assertThat(sessions.resume(other).orElseThrow().csrfToken()).isNotEqualTo(other).hasSizeGreaterThanOrEqualTo(43);
-    }
-
-    private static final class MovableClock extends Clock {
-
-        private Instant now;
-
-        MovableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

@@ -8,12 +8,12 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 
 import org.junit.jupiter.api.Test;
 
 import tools.jackson.databind.node.ObjectNode;
+
+import com.sandboxgateway.support.MovableClock;
 
 /** What the simulator keeps stays bounded, and time-dependent states follow the clock. */
 class StorageTest {
@@ -36,7 +36,7 @@ class StorageTest {
 
     @Test
     void shouldExpireAContainerIdleLongerThanItsMinutesAndAFilePastItsExpiry() throws IOException {
-        MovableClock clock = new MovableClock();
+        MovableClock clock = new MovableClock(Instant.parse("2026-12-01T10:00:00Z"));
         try (Storage storage = new Storage(clock)) {
             ObjectNode container = Call.JSON.createObjectNode().put("id", "cntr_idle").put("last_active_at", storage.now());
             container.putObject("expires_after").put("anchor", "last_active_at").put("minutes", 20);
@@ -56,27 +56,4 @@ class StorageTest {
     }
 
     /** A clock a test moves by hand. */
-    private static final class MovableClock extends Clock {
-
-        private Instant now = Instant.parse("2026-12-01T10:00:00Z");
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-    }
 }
