@@ -37,4 +37,9 @@ public final class Owners {
     public Ownership ownership() {
         return ownership;
     }
+
+    /** The record itself, for tests of the parts that write it. */
+    public OwnershipStore store() {
+        return store;
+    }
 }
