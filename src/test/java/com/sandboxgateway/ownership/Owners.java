@@ -12,6 +12,7 @@ import com.sandboxgateway.auth.Principal;
 /** A fresh ownership record in an in-memory database (the application's migrations), for plain unit tests of the steps that ask it. */
 public final class Owners {
 
+    private final JdbcClient jdbc;
     private final OwnershipStore store;
     private final Ownership ownership;
 
@@ -19,7 +20,8 @@ public final class Owners {
         JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(dataSource).load().migrate();
-        this.store = new OwnershipStore(JdbcClient.create(dataSource), dataSource, Clock.systemUTC());
+        this.jdbc = JdbcClient.create(dataSource);
+        this.store = new OwnershipStore(jdbc, dataSource, Clock.systemUTC());
         this.ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.USER));
     }
 
@@ -41,5 +43,10 @@ public final class Owners {
     /** The record itself, for tests of the parts that write it. */
     public OwnershipStore store() {
         return store;
+    }
+
+    /** Its database, for the tables beside the record (such as {@code file_use}). */
+    public JdbcClient jdbc() {
+        return jdbc;
     }
 }
