@@ -3,11 +3,7 @@ package com.sandboxgateway.budget;
 import static com.sandboxgateway.support.Decisions.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -16,12 +12,7 @@ import com.sandboxgateway.api.GatewayHeaders;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.ratelimit.RateLimits;
-import com.sandboxgateway.state.StateFailures;
-import com.sandboxgateway.state.StateProperties;
 import com.sandboxgateway.support.Exchanges;
-
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
  * The admission without Spring: rate limits, the spend check and the turn reservation taken from counters in memory,
@@ -34,13 +25,7 @@ class AdmissionTest {
 
     private final BudgetFixture fixture = new BudgetFixture("admission", "org.turns.max-per-session=3",
             "org.turns.max-per-user-per-day=5", "org.rate-limit.burst=2", "org.spend.max-usd-per-team-per-day=1");
-    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    private final TurnBudget turns = new TurnBudget(fixture.budgets, fixture.teams, meters);
-    private final SpendBudget spend = new SpendBudget(fixture.budgets, fixture.teams, new Pricing(new PricingProperties(
-            List.of(), BigDecimal.TEN, BigDecimal.TEN, Map.of())), fixture.clock, meters);
-    private final Admission admission = new Admission(fixture.budgets, fixture.teams, new RateLimits(meters), spend, turns,
-            new StateFailures(StateProperties.OnFailure.DENY), fixture.clock, Set.of(Route.RESPONSES_CREATE),
-            Set.of(Route.RESPONSES_CREATE));
+    private final Admission admission = fixture.admission;
 
     @Test
     void shouldReserveTheSessionsTurnsAndLowerMaxToolCallsToThem() {
@@ -75,8 +60,7 @@ class AdmissionTest {
         assertThat(assertRefused(decision, ErrorCode.SPEND_BUDGET_EXHAUSTED, null, "daily spend cap of $1").retryAfter())
                 .as("until midnight UTC").isEqualTo(Duration.ofHours(15));
         assertThat(TurnReservation.of(exchange)).isNull();
-        assertThat(fixture.budgets.counters().remaining(fixture.budgets.turnCounters("alice", "s-2", fixture.today,
-                fixture.teams.of("analytics").limits()))).isEqualTo(3);
+        assertThat(fixture.turnsLeft("s-2")).isEqualTo(3);
     }
 
     @Test

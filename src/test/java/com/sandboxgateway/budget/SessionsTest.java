@@ -11,18 +11,14 @@ import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
-import com.sandboxgateway.state.StateFailures;
-import com.sandboxgateway.state.StateProperties;
 import com.sandboxgateway.store.SqlDialect;
 import com.sandboxgateway.support.Exchanges;
 
 /** How a request's session is resolved before it goes upstream, from its body and the turn charges in an H2. */
 class SessionsTest {
 
-    private static final StateFailures DENY = new StateFailures(StateProperties.OnFailure.DENY);
-
     private final BudgetFixture fixture = new BudgetFixture("sessions");
-    private final Sessions sessions = new Sessions(fixture.budgets.store(), DENY);
+    private final Sessions sessions = fixture.sessions;
 
     @Test
     void shouldTakeTheConversationAsTheSession() {
@@ -71,7 +67,8 @@ class SessionsTest {
     void shouldRefuseAContinuationWhoseSessionCannotBeRead() {
         JdbcDataSource unmigrated = new JdbcDataSource();
         unmigrated.setURL("jdbc:h2:mem:sessions-unmigrated;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE");
-        Sessions blind = new Sessions(new BudgetStore(JdbcClient.create(unmigrated), new SqlDialect(true), fixture.clock), DENY);
+        Sessions blind = new Sessions(new BudgetStore(JdbcClient.create(unmigrated), new SqlDialect(true), fixture.clock),
+                fixture.failures);
         Exchange exchange = Exchanges.json(Route.RESPONSES_CREATE, """
                 {"model":"gpt-4.1","input":"go on","previous_response_id":"resp_2"}""");
 
