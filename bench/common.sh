@@ -17,43 +17,16 @@ URL_DIRECT="http://127.0.0.1:$SIM_PORT"
 URL_GATEWAY="http://127.0.0.1:$GW_PORT"
 URL_MGMT="http://127.0.0.1:$MGMT_PORT"
 
-log() { printf '[%s %s] %s\n' "$(basename "$0" .sh)" "$(date +%H:%M:%S)" "$*" >&2; }
-die() { log "ERROR: $*"; exit 1; }
+# shellcheck source=bench/lib.sh
+source "$BENCH/lib.sh"
 
 command -v wrk >/dev/null 2>&1 || die "wrk is not installed. On Debian/Ubuntu: sudo apt-get install -y wrk"
 command -v curl >/dev/null 2>&1 || die "curl is needed (apt-get install -y curl)"
-
-java_major() {
-    "$1" -XshowSettings:properties -version 2>&1 \
-        | awk -F'= ' '/java.specification.version/ { split($2, v, "."); print (v[1] == 1 ? v[2] : v[1]); exit }'
-}
-find_java() {
-    local candidate
-    for candidate in ${JAVA_HOME:+"$JAVA_HOME/bin/java"} "$(command -v java || true)" /usr/lib/jvm/*/bin/java; do
-        [[ -n "$candidate" && -x "$candidate" ]] || continue
-        if [[ "$(java_major "$candidate")" -ge 21 ]] 2>/dev/null; then
-            echo "$candidate"
-            return 0
-        fi
-    done
-    return 1
-}
 JAVA=$(find_java) || die "no Java 21+ found; set JAVA_HOME to a JDK 21 or newer"
 JCMD="$(dirname "$JAVA")/jcmd"
+JAR=$(gateway_jar)
 
-find_jar() { ls "$ROOT"/target/sandbox-gateway-*.jar 2>/dev/null | grep -v '\.original$' | head -n 1; }
-JAR=${JAR:-$(find_jar || true)}
-if [[ -z "$JAR" ]]; then
-    log "building the gateway jar (./mvnw -q -DskipTests package)"
-    (cd "$ROOT" && ./mvnw -q -DskipTests package) || die "build failed"
-    JAR=$(find_jar) || die "build produced no target/sandbox-gateway-*.jar"
-fi
-JAR=$(readlink -f "$JAR")
-
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for port in "$SIM_PORT" "$GW_PORT" "$MGMT_PORT"; do
-    port_in_use "$port" && die "port $port is already in use; pick others with SIM_PORT / GW_PORT / MGMT_PORT"
-done
+require_free_ports "$SIM_PORT" "$GW_PORT" "$MGMT_PORT"
 
 SIM_PID=""
 GW_PID=""
@@ -70,18 +43,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-wait_until() {
-    local name=$1 pid=$2 logfile=$3
-    shift 3
-    for _ in $(seq 1 480); do
-        "$@" >/dev/null 2>&1 && return 0
-        kill -0 "$pid" 2>/dev/null || { tail -n 30 "$logfile" >&2; die "$name exited during start-up (log: $logfile)"; }
-        sleep 0.5
-    done
-    die "$name did not become ready in 240 s (log: $logfile)"
-}
-answers_http() { [[ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" != "000" ]]; }
 
 # start_servers EXTRA_GATEWAY_ARGS...: the simulator and the gateway (dev profile, key sk-gw-dev-alice,
 # DB_URL, in-memory H2 by default; limits and budgets out of the way), both ready when it returns.
@@ -103,8 +64,8 @@ start_servers() {
         --resilience4j.bulkhead.configs.team.max-concurrent-calls=100000 \
         "$@" $GATEWAY_ARGS) >"$OUT_DIR/gateway.log" 2>&1 &
     GW_PID=$!
-    wait_until simulator "$SIM_PID" "$OUT_DIR/simulator.log" answers_http "$URL_DIRECT/v1/responses"
-    wait_until gateway "$GW_PID" "$OUT_DIR/gateway.log" curl -sf "$URL_MGMT/actuator/health/readiness"
+    wait_for simulator "$SIM_PID" "$OUT_DIR/simulator.log" answers "$URL_DIRECT/v1/responses"
+    wait_for gateway "$GW_PID" "$OUT_DIR/gateway.log" curl -sf "$URL_MGMT/actuator/health/readiness"
     log "simulator pid $SIM_PID on $SIM_PORT, gateway pid $GW_PID on $GW_PORT (management $MGMT_PORT)"
 }
 
@@ -113,7 +74,6 @@ require_alive() {
     kill -0 "$GW_PID" 2>/dev/null || die "the gateway (pid $GW_PID) has exited; see $OUT_DIR/gateway.log"
 }
 
-proc_kib() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
 proc_threads() { proc_kib "$1" Threads; }
 proc_fds() { ls "/proc/$1/fd" | wc -l; }
 # Heap in use right after a full GC, in KiB (jcmd GC.run, then GC.heap_info's "used").

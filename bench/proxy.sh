@@ -55,8 +55,8 @@ PG_SCHEMA=${PG_SCHEMA:-bench_proxy}
 OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/sandbox-gateway-proxy.XXXXXX")}
 mkdir -p "$OUT_DIR"
 
-log() { printf '[proxy-bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { log "ERROR: $*"; exit 1; }
+# shellcheck source=bench/lib.sh
+source "$BENCH/lib.sh"
 
 for tool in wrk nginx curl taskset; do
     command -v "$tool" >/dev/null 2>&1 || [[ -x /usr/sbin/$tool ]] \
@@ -67,32 +67,11 @@ if [[ " $BACKENDS " == *" redis "* ]]; then
     command -v psql >/dev/null 2>&1 || die "psql is needed to prepare the PostgreSQL schema (apt-get install -y postgresql-client)"
 fi
 
-find_java() {
-    local candidate
-    for candidate in ${JAVA_HOME:+"$JAVA_HOME/bin/java"} "$(command -v java || true)" /usr/lib/jvm/*/bin/java; do
-        [[ -n "$candidate" && -x "$candidate" ]] || continue
-        if "$candidate" -version 2>&1 | grep -qE 'version "(2[1-9]|[3-9][0-9])'; then
-            echo "$candidate"
-            return 0
-        fi
-    done
-    return 1
-}
 JAVA=$(find_java) || die "no Java 21+ found; set JAVA_HOME"
 JAVA_HOME=$(dirname "$(dirname "$(readlink -f "$JAVA")")")
-find_jar() { ls "$ROOT"/target/sandbox-gateway-*.jar 2>/dev/null | grep -v '\.original$' | head -n 1; }
-JAR=${JAR:-$(find_jar || true)}
-if [[ -z "$JAR" ]]; then
-    log "building the gateway jar (./mvnw -q -DskipTests package)"
-    (cd "$ROOT" && ./mvnw -q -DskipTests package) || die "build failed"
-    JAR=$(find_jar) || die "build produced no target/sandbox-gateway-*.jar"
-fi
-JAR=$(readlink -f "$JAR")
+JAR=$(gateway_jar)
 
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for port in "$UPSTREAM_PORT" "$PROXY_PORT" "$GW_PORT" "$MGMT_PORT"; do
-    port_in_use "$port" && die "port $port is already in use; pick others with *_PORT"
-done
+require_free_ports "$UPSTREAM_PORT" "$PROXY_PORT" "$GW_PORT" "$MGMT_PORT"
 
 # --- the fake upstream and the plain proxy (nginx) -----------------------------------------------
 
@@ -211,20 +190,8 @@ jit_ticks() {
     done
     echo "$total"
 }
-proc_kib() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
 load1() { cut -d' ' -f1 /proc/loadavg; }
 
-wait_for() {
-    local what=$1 pid=$2 logfile=$3
-    shift 3
-    for _ in $(seq 1 1200); do
-        "$@" >/dev/null 2>&1 && return 0
-        kill -0 "$pid" 2>/dev/null || { tail -n 30 "$logfile" >&2; die "$what exited during start-up (log: $logfile)"; }
-        sleep 0.25
-    done
-    die "$what did not become ready in 300 s (log: $logfile)"
-}
-answers() { [[ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" != "000" ]]; }
 wait_for upstream "$UPSTREAM_PID" "$OUT_DIR/upstream/error.log" answers "http://127.0.0.1:$UPSTREAM_PORT/"
 wait_for proxy "$PROXY_PID" "$OUT_DIR/proxy/error.log" answers "http://127.0.0.1:$PROXY_PORT/"
 

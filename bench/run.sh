@@ -71,8 +71,8 @@ mkdir -p "$OUT_DIR"
 URL_DIRECT="http://127.0.0.1:$SIM_PORT"
 URL_GATEWAY="http://127.0.0.1:$GW_PORT"
 
-log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { log "ERROR: $*"; exit 1; }
+# shellcheck source=bench/lib.sh
+source "$BENCH/lib.sh"
 
 # --- prerequisites -------------------------------------------------------------------------------
 
@@ -81,43 +81,13 @@ if ! command -v wrk >/dev/null 2>&1; then
 fi
 command -v curl >/dev/null 2>&1 || die "curl is needed to wait for the servers (apt-get install -y curl)"
 
-java_major() {
-    "$1" -XshowSettings:properties -version 2>&1 \
-        | awk -F'= ' '/java.specification.version/ { split($2, v, "."); print (v[1] == 1 ? v[2] : v[1]); exit }'
-}
-
-# The project targets Java 21, but a machine's default `java` may be older (Debian 12 ships 17), so
-# look past it: JAVA_HOME first, then PATH, then whatever is installed under /usr/lib/jvm.
-find_java() {
-    local candidate
-    for candidate in ${JAVA_HOME:+"$JAVA_HOME/bin/java"} "$(command -v java || true)" /usr/lib/jvm/*/bin/java; do
-        [[ -n "$candidate" && -x "$candidate" ]] || continue
-        if [[ "$(java_major "$candidate")" -ge 21 ]] 2>/dev/null; then
-            echo "$candidate"
-            return 0
-        fi
-    done
-    return 1
-}
 JAVA=$(find_java) || die "no Java 21+ found; set JAVA_HOME to a JDK 21 or newer"
 JAVA_HOME=$(dirname "$(dirname "$(readlink -f "$JAVA")")")
 export JAVA_HOME
 
-find_jar() { ls "$ROOT"/target/sandbox-gateway-*.jar 2>/dev/null | grep -v '\.original$' | head -n 1; }
-JAR=${JAR:-$(find_jar || true)}
-[[ -n "$JAR" ]] && JAR=$(readlink -f "$JAR")
-if [[ -z "$JAR" ]]; then
-    log "building the gateway jar (./mvnw -q -DskipTests package)"
-    (cd "$ROOT" && ./mvnw -q -DskipTests package) || die "build failed"
-    JAR=$(find_jar) || die "build produced no target/sandbox-gateway-*.jar"
-fi
+JAR=$(gateway_jar)
 
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for port in "$SIM_PORT" "$GW_PORT" "$MGMT_PORT"; do
-    if port_in_use "$port"; then
-        die "port $port is already in use; pick others with SIM_PORT / GW_PORT / MGMT_PORT"
-    fi
-done
+require_free_ports "$SIM_PORT" "$GW_PORT" "$MGMT_PORT"
 
 # --- start and stop ------------------------------------------------------------------------------
 
@@ -147,24 +117,6 @@ trap cleanup EXIT
 # turn it into a normal exit so the EXIT trap stops the JVMs.
 trap 'exit 130' INT TERM
 
-# wait_until NAME PID LOG COMMAND...: polls COMMAND until it succeeds; fails fast if PID dies.
-wait_until() {
-    local name=$1 pid=$2 logfile=$3
-    shift 3
-    for _ in $(seq 1 240); do
-        if "$@" >/dev/null 2>&1; then
-            return 0
-        fi
-        if ! kill -0 "$pid" 2>/dev/null; then
-            tail -n 30 "$logfile" >&2
-            die "$name exited during start-up (log: $logfile)"
-        fi
-        sleep 0.5
-    done
-    die "$name did not become ready in 120 s (log: $logfile)"
-}
-# Any HTTP answer (the simulator says 401 without a key) means it is serving.
-answers_http() { [[ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" != "000" ]]; }
 
 log "java: $JAVA ($("$JAVA" -version 2>&1 | head -n 1))"
 log "jar: $JAR"
@@ -196,14 +148,13 @@ SIM_PID=$!
     $GATEWAY_ARGS) >"$OUT_DIR/gateway.log" 2>&1 &
 GW_PID=$!
 
-wait_until simulator "$SIM_PID" "$OUT_DIR/simulator.log" answers_http "$URL_DIRECT/v1/responses"
-wait_until gateway "$GW_PID" "$OUT_DIR/gateway.log" \
+wait_for simulator "$SIM_PID" "$OUT_DIR/simulator.log" answers "$URL_DIRECT/v1/responses"
+wait_for gateway "$GW_PID" "$OUT_DIR/gateway.log" \
     curl -sf "http://127.0.0.1:$MGMT_PORT/actuator/health/readiness"
 log "simulator pid $SIM_PID on $SIM_PORT, gateway pid $GW_PID on $GW_PORT (management $MGMT_PORT)"
 
 # --- measurement helpers -------------------------------------------------------------------------
 
-proc_kib() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
 # utime + stime in clock ticks; the command name may contain spaces, so cut after its ')'.
 proc_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
 CLK_TCK=$(getconf CLK_TCK)

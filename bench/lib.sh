@@ -1,0 +1,65 @@
+# Helpers every bench script shares (sourced, not run): logging, the Java 21+ and gateway jar lookup, free
+# ports, waiting for a server, reading a process from /proc. Needs ROOT (the repository) set first.
+
+log() { printf '[%s %s] %s\n' "$(basename "$0" .sh)" "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+java_major() {
+    "$1" -XshowSettings:properties -version 2>&1 \
+        | awk -F'= ' '/java.specification.version/ { split($2, v, "."); print (v[1] == 1 ? v[2] : v[1]); exit }'
+}
+
+# The project targets Java 21, but a machine's default `java` may be older (Debian 12 ships 17), so
+# look past it: JAVA_HOME first, then PATH, then whatever is installed under /usr/lib/jvm.
+find_java() {
+    local candidate
+    for candidate in ${JAVA_HOME:+"$JAVA_HOME/bin/java"} "$(command -v java || true)" /usr/lib/jvm/*/bin/java; do
+        [[ -n "$candidate" && -x "$candidate" ]] || continue
+        if [[ "$(java_major "$candidate")" -ge 21 ]] 2>/dev/null; then
+            echo "$candidate"
+            return 0
+        fi
+    done
+    return 1
+}
+
+find_jar() { ls "$ROOT"/target/sandbox-gateway-*.jar 2>/dev/null | grep -v '\.original$' | head -n 1; }
+
+# gateway_jar: $JAR if set, else target/'s fat jar, built when missing; its absolute path.
+gateway_jar() {
+    local jar=${JAR:-$(find_jar || true)}
+    if [[ -z "$jar" ]]; then
+        log "building the gateway jar (./mvnw -q -DskipTests package)"
+        (cd "$ROOT" && ./mvnw -q -DskipTests package) >&2 || die "build failed"
+        jar=$(find_jar) || die "build produced no target/sandbox-gateway-*.jar"
+    fi
+    readlink -f "$jar"
+}
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# require_free_ports PORT...: stops the bench when one is taken.
+require_free_ports() {
+    local port
+    for port in "$@"; do
+        port_in_use "$port" && die "port $port is already in use; pick others with the *_PORT variables"
+    done
+    return 0
+}
+
+# wait_for NAME PID LOG COMMAND...: polls COMMAND until it succeeds (at most 300 s); fails fast if PID dies.
+wait_for() {
+    local what=$1 pid=$2 logfile=$3
+    shift 3
+    for _ in $(seq 1 1200); do
+        "$@" >/dev/null 2>&1 && return 0
+        kill -0 "$pid" 2>/dev/null || { tail -n 30 "$logfile" >&2; die "$what exited during start-up (log: $logfile)"; }
+        sleep 0.25
+    done
+    die "$what did not become ready in 300 s (log: $logfile)"
+}
+
+# Any HTTP answer (the simulator says 401 without a key) means it is serving.
+answers() { [[ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" != "000" ]]; }
+
+proc_kib() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
