@@ -49,4 +49,10 @@ record StagedCharge(String what, BooleanSupplier row, Outcome outcome) implement
         }
         outcome.charged(fresh);
     }
+
+    /** Bookkeeping: a stream's event may reach the client while its charge commits (the counters were reserved before). */
+    @Override
+    public boolean precedesRelay() {
+        return false;
+    }
 }
