@@ -130,7 +130,7 @@ public final class SpoolingAuditLog implements AuditLog {
             kept.run();
         }
 
-        /** The tamper-evident audit precedes what it records: the client never sees a call whose record is not durable. */
+        /** The tamper-evident audit precedes what it records: no client sees a call whose record is not durable. */
         @Override
         public boolean precedesRelay() {
             return true;

@@ -50,7 +50,7 @@ record StagedCharge(String what, BooleanSupplier row, Outcome outcome) implement
         outcome.charged(fresh);
     }
 
-    /** Bookkeeping: a stream's event may reach the client while its charge commits (the counters were reserved before). */
+    /** Bookkeeping: a stream event may reach the client while its charge commits; the stream ends once it has. */
     @Override
     public boolean precedesRelay() {
         return false;

@@ -14,9 +14,9 @@ import com.sandboxgateway.store.GroupCommit;
  * exchanges' settlements ({@link GroupCommit}), then the changes, one call per {@link Batch} (one Redis round trip
  * for every counter the answer moves).
  *
- * <p>When is up to each write ({@link Write#precedesRelay}): a JSON answer is settled before it is relayed, and so is a
- * stream event that staged a write which must precede it; an event that staged only bookkeeping is relayed first and
- * settled right after, before the next event is read ({@link PolicyChain#relayed}).
+ * <p>When is up to each write ({@link Write#precedesRelay}): a JSON answer is settled before it is relayed, and so
+ * is a stream event that staged a write which must precede it; an event that staged only bookkeeping is relayed
+ * first and settled right after, before the next event is read ({@link PolicyChain#relayed}).
  */
 public final class Settlement {
 
