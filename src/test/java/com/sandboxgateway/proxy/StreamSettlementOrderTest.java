@@ -45,7 +45,8 @@ import com.sandboxgateway.support.GatewayIntegrationTest;
  * When a stream's writes become durable, against what the client has seen: bookkeeping (owner rows, charges) is
  * committed while the client reads the event that staged it, an executed code call's audit record before its event
  * is relayed. Every settlement's transaction runs a hook of the test after its writes and before its commit, and the
- * gateway's writes to the client are kept as it makes them.
+ * gateway's writes to the client are kept as it makes them: that an event was not yet relayed is read there, since a
+ * client could only show it by waiting.
  */
 class StreamSettlementOrderTest extends GatewayIntegrationTest {
 
