@@ -129,6 +129,12 @@ public final class SpoolingAuditLog implements AuditLog {
             spool(record);
             kept.run();
         }
+
+        /** The tamper-evident audit precedes what it records: no client sees a call whose record is not durable. */
+        @Override
+        public boolean precedesRelay() {
+            return true;
+        }
     }
 
     private static void storeUnreachable(RuntimeException e) {

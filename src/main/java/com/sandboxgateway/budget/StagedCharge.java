@@ -49,4 +49,10 @@ record StagedCharge(String what, BooleanSupplier row, Outcome outcome) implement
         }
         outcome.charged(fresh);
     }
+
+    /** Bookkeeping: a stream event may reach the client while its charge commits; the stream ends once it has. */
+    @Override
+    public boolean precedesRelay() {
+        return false;
+    }
 }

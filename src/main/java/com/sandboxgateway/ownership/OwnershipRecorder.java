@@ -20,8 +20,10 @@ import tools.jackson.databind.JsonNode;
  * responses with their output items, the containers they start and the container files they cite,
  * streamed or not, conversations
  * and their items, skills) and marks objects deleted when a delete
- * succeeds. The rows are written with the answer's other writes before the client sees the answer, so an id is
- * never usable before it is owned.
+ * succeeds. The rows are written with the answer's other writes: before the client sees a JSON answer, and right
+ * after the client got a stream event (its commit overlaps the client's reading, see
+ * {@link com.sandboxgateway.policy.PolicyChain#answered}). Either way an id is never usable by anyone before it is
+ * owned: until its row is visible it gets the 404 of an id nobody owns.
  */
 public final class OwnershipRecorder implements ResponseInspector {
 
@@ -85,7 +87,7 @@ public final class OwnershipRecorder implements ResponseInspector {
 
     /**
      * Owner rows staged in the answer's settlement. Should its transaction fail, they are written on their own, and
-     * a failure then keeps the answer from the client, so an id is never usable before it is owned.
+     * a failure then keeps a JSON answer from the client, or cuts the stream, whose event showed the id already.
      */
     private record OwnerRows(Runnable rows) implements Settlement.Write {
 
@@ -98,6 +100,12 @@ public final class OwnershipRecorder implements ResponseInspector {
         @Override
         public void failed(RuntimeException cause) {
             rows.run();
+        }
+
+        /** Bookkeeping: an id whose row is not visible yet is nobody's, so the client may see it first. */
+        @Override
+        public boolean precedesRelay() {
+            return false;
         }
     }
 

@@ -47,10 +47,17 @@ public final class PolicyChain {
     }
 
     /**
-     * Shows one answer (a successful JSON body or a stream event) to the route's inspectors, settles what they
-     * staged (one transaction, one round trip for the counters: so the audit record and the owner rows are durable
-     * before the client sees the answer), then runs the route's after-answer actions. The response it names is
-     * noted on the exchange first, so no inspector depends on another for it.
+     * Shows one answer (a successful JSON body or a stream event) to the route's inspectors, settles what must be
+     * durable before the client sees it, then runs the route's after-answer actions. The response it names is noted
+     * on the exchange first, so no inspector depends on another for it.
+     *
+     * <p>A JSON answer is settled whole here (one transaction, one round trip for the counters), so its audit record,
+     * owner rows and charges are durable before its body is written: the client holds the whole body, ids and all,
+     * as soon as it is. A stream event is settled here only when it staged a write that must precede it (an audit
+     * record: then its bookkeeping rides in the same transaction); an event that staged only bookkeeping is settled
+     * by {@link #relayed} once it is flushed, so a stream's first event does not wait for a commit. The consequence:
+     * for about a commit's time after a stream shows a response, item or container id, its owner row may not be
+     * visible yet, and a request naming it then gets the {@code 404} of an id nobody owns.
      *
      * @return the answer to relay
      */
@@ -62,7 +69,10 @@ public final class PolicyChain {
                 inspector.part().inspect(exchange, answer);
             }
         }
-        exchange.settlement().settle(commits);
+        Settlement settlement = exchange.settlement();
+        if (!answer.isEvent() || settlement.holdsRelay()) {
+            settlement.settle(commits);
+        }
         Answer relayed = answer;
         for (OnRoutes<AfterAnswer> action : afterAnswers) {
             if (action.appliesTo(route)) {
@@ -70,6 +80,17 @@ public final class PolicyChain {
             }
         }
         return relayed;
+    }
+
+    /**
+     * A stream event was flushed to the client: settles the bookkeeping {@link #answered} left staged, while the
+     * client reads the event and before the relay reads the next, so the stream (and the handler) ends only once
+     * everything its events staged is settled, the final event's turn and spend charges included.
+     *
+     * @throws com.sandboxgateway.api.GatewayException from a write's fallback: the stream ends with that error
+     */
+    public void relayed(Exchange exchange) {
+        exchange.settlement().settle(commits);
     }
 
     /**

@@ -8,9 +8,10 @@ import com.sandboxgateway.openai.Answer;
  * (to record ownership, audit executed code, settle budgets). It reads the answer the relay parsed once
  * and never changes it; an upstream call because of an answer is an {@link AfterAnswer}. What it writes to the
  * database and the counters it moves it stages in {@link Exchange#settlement()}, which the chain makes once every
- * inspector has seen the answer. An inspector (or a staged write's fallback) that throws
+ * inspector has seen the answer (for a stream event that staged only bookkeeping, once the event is relayed: see
+ * {@link PolicyChain#answered}). An inspector (or a staged write's fallback) that throws
  * {@link com.sandboxgateway.api.GatewayException} keeps the answer from the client: the client gets that error
- * instead.
+ * instead (after the event, when it was the fallback of bookkeeping settled after the relay).
  */
 @FunctionalInterface
 public interface ResponseInspector {

@@ -10,9 +10,13 @@ import com.sandboxgateway.store.GroupCommit;
 /**
  * What the inspectors of one exchange leave to be done once they have all seen an answer: durable writes (the
  * audit record, owner rows, turn and spend charges) and the changes that follow from their outcomes (counter
- * deltas). The chain settles it once per answer, before the answer is relayed: every staged write in one
- * transaction, group-committed with other exchanges' settlements ({@link GroupCommit}), then the changes, one call
- * per {@link Batch} (one Redis round trip for every counter the answer moves).
+ * deltas). The chain settles it once per answer: every staged write in one transaction, group-committed with other
+ * exchanges' settlements ({@link GroupCommit}), then the changes, one call per {@link Batch} (one Redis round trip
+ * for every counter the answer moves).
+ *
+ * <p>When is up to each write ({@link Write#precedesRelay}): a JSON answer is settled before it is relayed, and so
+ * is a stream event that staged a write which must precede it; an event that staged only bookkeeping is relayed
+ * first and settled right after, before the next event is read ({@link PolicyChain#relayed}).
  */
 public final class Settlement {
 
@@ -28,6 +32,13 @@ public final class Settlement {
          * audit spool) or log that it could not be. May throw to keep the answer from the client.
          */
         void failed(RuntimeException cause);
+
+        /**
+         * Whether the client may see the answer only once this write is durable: true for what records executed code
+         * or its output (the tamper-evident audit precedes what it records); false for bookkeeping (owner rows,
+         * charges), whose commit a stream lets overlap the client's reading of the event that staged it.
+         */
+        boolean precedesRelay();
     }
 
     /** Changes made together after the writes: every change staged for the same batch goes in one call. Must not throw. */
@@ -48,6 +59,11 @@ public final class Settlement {
     /** Stages a change of {@code batch}, to be made after the writes (an outcome callback may stage one). */
     public <C> void change(Batch<C> batch, C change) {
         changes.computeIfAbsent(batch, key -> new ArrayList<>()).add(change);
+    }
+
+    /** Whether a write staged since the last settling must be durable before the answer is relayed. */
+    boolean holdsRelay() {
+        return writes.stream().anyMatch(Write::precedesRelay);
     }
 
     /**

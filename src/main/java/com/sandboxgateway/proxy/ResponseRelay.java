@@ -27,8 +27,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Copies an upstream answer to the client in one of three ways: event streams event by event (each
- * inspected, then flushed), JSON answers that inspectors want whole, and everything else byte for
- * byte as it arrives.
+ * inspected, then flushed, then what it staged settled unless it had to be before), JSON answers that
+ * inspectors want whole, and everything else byte for byte as it arrives.
  */
 final class ResponseRelay {
 
@@ -158,11 +158,19 @@ final class ResponseRelay {
                 endWithError(out, upstream, e.code(), e.getMessage(), last);
                 return;
             }
-            if (!send(out, event.raw())) {
+            boolean sent = send(out, event.raw());
+            last = answer;
+            try {
+                // Even for a client gone away: what the event staged (its owner rows) is written all the same.
+                chain.relayed(exchange);
+            } catch (GatewayException e) {
+                endWithError(out, upstream, e.code(), e.getMessage(), last);
+                return;
+            }
+            if (!sent) {
                 upstream.abort();
                 return;
             }
-            last = answer;
         }
     }
 

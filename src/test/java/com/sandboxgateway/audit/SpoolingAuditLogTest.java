@@ -114,6 +114,11 @@ class SpoolingAuditLogTest {
                 @Override
                 public void failed(RuntimeException cause) {
                 }
+
+                @Override
+                public boolean precedesRelay() {
+                    return false;
+                }
             });
         })), List.of(), ChainObserver.NONE, new GroupCommit(new TransactionTemplate(new DataSourceTransactionManager(dataSource))));
 

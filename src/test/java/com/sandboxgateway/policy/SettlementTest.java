@@ -5,6 +5,7 @@ import static com.sandboxgateway.support.Exchanges.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,6 +21,7 @@ import com.sandboxgateway.api.Route;
 import com.sandboxgateway.openai.Answer;
 import com.sandboxgateway.store.GroupCommit;
 import com.sandboxgateway.support.Exchanges;
+import com.sandboxgateway.upstream.SseEvent;
 
 /** The unit of work of one answer, settled by the chain: no Spring, no database (a transaction is a counted call). */
 class SettlementTest {
@@ -43,6 +45,36 @@ class SettlementTest {
         assertThat(transactions.begun).isEqualTo(1);
         assertThat(happened).containsExactly("wrote turn charge", "wrote audit record", "turn charge is new",
                 "audit record was held already", "after answer");
+    }
+
+    @Test
+    void shouldSettleAStreamEventThatStagedOnlyBookkeepingOnceItWasRelayed() {
+        Transactions transactions = new Transactions(false);
+        PolicyChain chain = chainStaging(transactions, "owner rows", "turn charge");
+        Exchange exchange = Exchanges.on(Route.RESPONSES_CREATE);
+
+        chain.answered(exchange, event("response.created"));
+        happened.add("relayed");
+        chain.relayed(exchange);
+
+        assertThat(transactions.begun).isEqualTo(1);
+        assertThat(happened).containsExactly("relayed", "wrote owner rows", "wrote turn charge", "owner rows is new",
+                "turn charge is new");
+    }
+
+    @Test
+    void shouldSettleAStreamEventWithAnAuditRecordBeforeItIsRelayedWithItsBookkeepingInOneTransaction() {
+        Transactions transactions = new Transactions(false);
+        PolicyChain chain = chainStaging(transactions, "audit record", "owner rows");
+        Exchange exchange = Exchanges.on(Route.RESPONSES_CREATE);
+
+        chain.answered(exchange, event("response.output_item.done"));
+        happened.add("relayed");
+        chain.relayed(exchange);
+
+        assertThat(transactions.begun).isEqualTo(1);
+        assertThat(happened).containsExactly("wrote audit record", "wrote owner rows", "audit record is new",
+                "owner rows is new", "relayed");
     }
 
     @Test
@@ -107,11 +139,26 @@ class SettlementTest {
                 "wrote turn charge of response.completed", "turn charge of response.completed is new");
     }
 
+    /** A chain whose one inspector stages a new write of each name for every answer. */
+    private PolicyChain chainStaging(Transactions transactions, String... writes) {
+        return new PolicyChain(List.of(), List.of(always((exchange, answer) -> {
+            for (String what : writes) {
+                exchange.settlement().write(write(what, true));
+            }
+        })), List.of(), ChainObserver.NONE, new GroupCommit(transactions));
+    }
+
+    private static Answer event(String type) {
+        String data = "{\"type\":\"" + type + "\",\"sequence_number\":0}";
+        return Answer.ofEvent(new SseEvent(("event: " + type + "\ndata: " + data + "\n\n").getBytes(StandardCharsets.UTF_8),
+                type, data, true), tree(data));
+    }
+
     private Settlement.Write write(String what, boolean fresh) {
         return new Written(what, fresh);
     }
 
-    /** A write that notes what happens to it. */
+    /** A write that notes what happens to it; an audit record must precede the relay, the rest is bookkeeping. */
     private class Written implements Settlement.Write {
 
         private final String what;
@@ -136,6 +183,11 @@ class SettlementTest {
         @Override
         public void failed(RuntimeException cause) {
             happened.add(what + " falls back after " + cause.getClass().getSimpleName());
+        }
+
+        @Override
+        public boolean precedesRelay() {
+            return what.startsWith("audit");
         }
     }
 

@@ -25,6 +25,7 @@ import com.sandboxgateway.policy.OnRoutes;
 import com.sandboxgateway.policy.PolicyChain;
 import com.sandboxgateway.policy.RequestBody;
 import com.sandboxgateway.policy.ResponseInspector;
+import com.sandboxgateway.policy.Settlement;
 import com.sandboxgateway.support.Exchanges;
 import com.sandboxgateway.upstream.UpstreamResponse;
 
@@ -69,6 +70,58 @@ class ResponseRelayTest {
         assertThat(relayed).doesNotContain("response.output_item.done").doesNotContain("response.completed");
         assertThat(relayed).endsWith("event: error\ndata: {\"type\":\"error\",\"code\":\"audit_unavailable\","
                 + "\"message\":\"audit store and spool unavailable\",\"param\":null,\"sequence_number\":2}\n\n");
+    }
+
+    @Test
+    void shouldCommitAnAuditRecordBeforeItsEventIsRelayedAndBookkeepingAfter() throws Exception {
+        List<String> committed = new ArrayList<>();
+        MockHttpServletResponse client = new MockHttpServletResponse();
+        ResponseInspector stager = (exchange, answer) -> {
+            boolean audit = answer.type().equals("response.output_item.done");
+            exchange.settlement().write(new Noted(audit, () -> committed.add((audit ? "audit record of " : "owner rows of ")
+                    + answer.type() + " when the client had " + count(client) + " events")));
+        };
+
+        relay.relay(exchange(), stream(STREAM), chainOf(stager), client);
+
+        assertThat(committed).containsExactly("owner rows of response.created when the client had 1 events",
+                "owner rows of response.output_item.added when the client had 2 events",
+                "audit record of response.output_item.done when the client had 2 events",
+                "owner rows of response.completed when the client had 4 events");
+        assertThat(client.getContentAsString()).isEqualTo(STREAM);
+    }
+
+    @Test
+    void shouldEndTheStreamWithAnErrorWhenTheBookkeepingOfARelayedEventFails() throws Exception {
+        MockHttpServletResponse client = new MockHttpServletResponse();
+        ResponseInspector failingRows = (exchange, answer) -> {
+            if (answer.type().equals("response.output_item.added")) {
+                exchange.settlement().write(new Noted(false, () -> {
+                    throw new GatewayException(ErrorCode.AUDIT_UNAVAILABLE, "the rows could be written nowhere");
+                }));
+            }
+        };
+
+        relay.relay(exchange(), stream(STREAM), chainOf(failingRows), client);
+
+        assertThat(client.getContentAsString()).isEqualTo(event(0, "response.created") + event(1, "response.output_item.added")
+                + "event: error\ndata: {\"type\":\"error\",\"code\":\"audit_unavailable\","
+                + "\"message\":\"the rows could be written nowhere\",\"param\":null,\"sequence_number\":2}\n\n");
+    }
+
+    /** A write that runs {@code made} as it is written and again as its fallback, so a throwing one fails both ways. */
+    private record Noted(boolean precedesRelay, Runnable made) implements Settlement.Write {
+
+        @Override
+        public boolean write() {
+            made.run();
+            return true;
+        }
+
+        @Override
+        public void failed(RuntimeException cause) {
+            made.run();
+        }
     }
 
     private static PolicyChain chainOf(ResponseInspector inspector) {

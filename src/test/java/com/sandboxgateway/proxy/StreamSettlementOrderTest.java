@@ -1,0 +1,238 @@
+package com.sandboxgateway.proxy;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.sandboxgateway.support.OpenAiStub.example;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionCallback;
+import org.springframework.transaction.support.TransactionOperations;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+import com.openai.core.http.StreamResponse;
+import com.openai.models.responses.ResponseCreateParams;
+import com.openai.models.responses.ResponseStreamEvent;
+import com.openai.models.responses.Tool;
+import com.sandboxgateway.store.GroupCommit;
+import com.sandboxgateway.support.GatewayIntegrationTest;
+
+/**
+ * When a stream's writes become durable, against what the client has seen: bookkeeping (owner rows, charges) is
+ * committed while the client reads the event that staged it, an executed code call's audit record before its event
+ * is relayed. Every settlement's transaction runs a hook of the test after its writes and before its commit, and the
+ * gateway's writes to the client are kept as it makes them: that an event was not yet relayed is read there, since a
+ * client could only show it by waiting.
+ */
+class StreamSettlementOrderTest extends GatewayIntegrationTest {
+
+    private static final String EXAMPLE_CALL = "ci_68a93ab8671881a39e3ac17e69d804a6";
+    /** Runs in every group-committed transaction, once its writes are made and before they are committed. */
+    private static volatile Runnable beforeCommit = () -> { };
+    /** What the gateway has written to its clients, in order. */
+    private static final StringBuffer SENT = new StringBuffer();
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @BeforeEach
+    void clear() {
+        beforeCommit = () -> { };
+        SENT.setLength(0);
+    }
+
+    @Test
+    void shouldRelayTheFirstEventWhileItsOwnerRowIsCommittedAndEndTheStreamOnlyOnceTheChargesAre() {
+        String response = unique("resp_");
+        streamed(response, unique("ci_"));
+        CountDownLatch clientSawCreated = new CountDownLatch(1);
+        AtomicBoolean ownerRowHeld = new AtomicBoolean();
+        AtomicBoolean ownerRowWaitedForTheClient = new AtomicBoolean();
+        AtomicReference<String> sentWhenCharged = new AtomicReference<>();
+        beforeCommit = () -> {
+            if (!ownerRowHeld.get() && writes("owned_object", "id", response)) {
+                ownerRowHeld.set(true);
+                ownerRowWaitedForTheClient.set(await(clientSawCreated));
+            }
+            if (sentWhenCharged.get() == null && writes("turn_charge", "charge_id", response)) {
+                sentWhenCharged.set(SENT.toString());
+            }
+        };
+
+        try (StreamResponse<ResponseStreamEvent> stream = sdk(ALICE_KEY).responses().createStreaming(codeRunning())) {
+            Iterator<ResponseStreamEvent> events = stream.stream().iterator();
+            assertThat(events.next().isCreated()).isTrue();
+            clientSawCreated.countDown();
+            events.forEachRemaining(event -> { });
+        }
+
+        assertThat(ownerRowWaitedForTheClient).as("the client read response.created while its owner row was uncommitted")
+                .isTrue();
+        assertThat(sentWhenCharged.get()).as("the final event was relayed before its turn charge was committed")
+                .contains("event: response.completed");
+        assertThat(jdbc.sql("SELECT owner_user FROM owned_object WHERE id = :id").param("id", response).query(String.class)
+                .optional()).contains("alice");
+        assertThat(count("turn_charge", "charge_id", response)).isEqualTo(1);
+        assertThat(count("spend_charge", "charge_id", "response:" + response)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRelayAnExecutedCodeCallOnlyOnceItsAuditRecordIsCommitted() {
+        String call = unique("ci_");
+        streamed(unique("resp_"), call);
+        AtomicReference<String> sentWhenAudited = new AtomicReference<>();
+        beforeCommit = () -> {
+            if (sentWhenAudited.get() == null && writes("audit_record", "call_id", call)) {
+                sentWhenAudited.set(SENT.toString());
+            }
+        };
+
+        try (StreamResponse<ResponseStreamEvent> stream = sdk(ALICE_KEY).responses().createStreaming(codeRunning())) {
+            assertThat(stream.stream().filter(ResponseStreamEvent::isOutputItemDone).count()).isEqualTo(2);
+        }
+
+        assertThat(sentWhenAudited.get()).as("what the client had when the audit record of the call was committed")
+                .contains("event: response.code_interpreter_call.completed")
+                .doesNotContain("event: response.output_item.done");
+        assertThat(count("audit_record", "call_id", call)).isEqualTo(1);
+    }
+
+    /** The contract's streamed code-interpreter response, as {@code response}, its call as {@code call}. */
+    private static void streamed(String response, String call) {
+        openAi.stubFor(post("/v1/responses").willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+                .withBody(example("responses.stream.code-interpreter.sse").replace(EXAMPLE_RESPONSE_ID, response)
+                        .replace(EXAMPLE_CALL, call).replace(EXAMPLE_CONTAINER_ID, unique("cntr_")))));
+    }
+
+    private static ResponseCreateParams codeRunning() {
+        return ResponseCreateParams.builder().model("gpt-4.1").input("plot").addTool(Tool.CodeInterpreter.builder()
+                .container(Tool.CodeInterpreter.Container.CodeInterpreterToolAuto.builder().build()).build()).build();
+    }
+
+    /** Whether the transaction the calling thread is in sees the row: run from {@link #beforeCommit}, its own writes. */
+    private boolean writes(String table, String column, String id) {
+        return count(table, column, id) > 0;
+    }
+
+    private long count(String table, String column, String id) {
+        return jdbc.sql("SELECT COUNT(*) FROM " + table + " WHERE " + column + " = :id").param("id", id)
+                .query(Long.class).single();
+    }
+
+    private static boolean await(CountDownLatch latch) {
+        try {
+            return latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class Observed {
+
+        /** The application's group commit, over transactions that run {@link #beforeCommit} before committing. */
+        @Bean
+        static BeanPostProcessor commitsWithAHook(ObjectProvider<TransactionTemplate> transactions) {
+            return new BeanPostProcessor() {
+                @Override
+                public Object postProcessAfterInitialization(Object bean, String name) {
+                    return bean instanceof GroupCommit ? new GroupCommit(new HookedTransactions(transactions.getObject())) : bean;
+                }
+            };
+        }
+
+        @Bean
+        OncePerRequestFilter sentToClients() {
+            return new OncePerRequestFilter() {
+                @Override
+                protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                        throws ServletException, IOException {
+                    chain.doFilter(request, new Kept(response));
+                }
+            };
+        }
+    }
+
+    private record HookedTransactions(TransactionOperations transactions) implements TransactionOperations {
+
+        @Override
+        public <T> T execute(TransactionCallback<T> action) {
+            return transactions.execute(status -> {
+                T result = action.doInTransaction(status);
+                beforeCommit.run();
+                return result;
+            });
+        }
+    }
+
+    /** A response whose body bytes are kept in {@link #SENT} as they are written. */
+    private static final class Kept extends HttpServletResponseWrapper {
+
+        private ServletOutputStream kept;
+
+        Kept(HttpServletResponse response) {
+            super(response);
+        }
+
+        @Override
+        public ServletOutputStream getOutputStream() throws IOException {
+            if (kept == null) {
+                ServletOutputStream out = super.getOutputStream();
+                kept = new ServletOutputStream() {
+                    @Override
+                    public void write(int b) throws IOException {
+                        out.write(b);
+                        SENT.append((char) b);
+                    }
+
+                    @Override
+                    public void write(byte[] bytes, int offset, int length) throws IOException {
+                        out.write(bytes, offset, length);
+                        SENT.append(new String(bytes, offset, length, StandardCharsets.UTF_8));
+                    }
+
+                    @Override
+                    public void flush() throws IOException {
+                        out.flush();
+                    }
+
+                    @Override
+                    public boolean isReady() {
+                        return out.isReady();
+                    }
+
+                    @Override
+                    public void setWriteListener(WriteListener listener) {
+                        out.setWriteListener(listener);
+                    }
+                };
+            }
+            return kept;
+        }
+    }
+}
