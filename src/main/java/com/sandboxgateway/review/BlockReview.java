@@ -3,7 +3,6 @@ package com.sandboxgateway.review;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +41,6 @@ final class BlockReview {
     private final Set<Integer> claimedSinks = new HashSet<>();
     /** The literal code this block runs with {@code exec} and friends. */
     private final List<BlockReview> nested = new ArrayList<>();
-    /** Each name the rules are asked about, split once for all of them. */
-    private final Map<String, DottedName> names = new HashMap<>();
 
     BlockReview(PythonSource source, CodeRules rules) {
         this(source, rules, rules.aliases(), 0, new HashSet<>());
@@ -137,15 +134,19 @@ final class BlockReview {
         return variable == null ? null : PythonToken.unescape(variable);
     }
 
-    private void texts(FlagRule flag, List<Pattern> patterns, List<String> texts, ReportedFlags found) {
+    private void texts(FlagRule flag, List<TextPattern> patterns, List<String> texts, ReportedFlags found) {
         if (texts.isEmpty()) {
             return;
         }
-        for (Pattern pattern : patterns) {
-            // One matcher per pattern, reset for each text: a block has dozens of texts and the rules hundreds of patterns.
-            Matcher matcher = pattern.matcher("");
+        for (TextPattern pattern : patterns) {
+            // One matcher per pattern, made for the first text that may hold a match and reset for the others.
+            Matcher matcher = null;
             for (String text : texts) {
-                if (!matcher.reset(text).find()) {
+                if (!pattern.mayOccurIn(text)) {
+                    continue;
+                }
+                matcher = matcher == null ? pattern.pattern().matcher(text) : matcher.reset(text);
+                if (!matcher.find()) {
                     continue;
                 }
                 switch (flag.detail()) {
@@ -194,7 +195,7 @@ final class BlockReview {
         for (int i = call.open() + 1; i < call.close(); i++) {
             if (tokens.get(i).kind() == Kind.NAME) {
                 for (String origin : model.originsOf(tokens.get(i).text())) {
-                    if (sources.matches(split(origin))) {
+                    if (sources.matches(DottedName.of(origin))) {
                         return true;
                     }
                 }
@@ -274,7 +275,7 @@ final class BlockReview {
     private double largestRange(int start, int end) {
         double largest = 0;
         for (Reference reference : model.referencesBetween(start, end)) {
-            if (reference.end() < end && reference.isCall() && reference.candidates().getFirst().equals("range")) {
+            if (reference.end() < end && reference.isCall() && reference.resolved().equals("range")) {
                 largest = Math.max(largest, largestArgument(reference));
             }
         }
@@ -361,16 +362,12 @@ final class BlockReview {
         }
     }
 
-    private boolean matches(Reference reference, NameGlobs globs) {
-        for (String candidate : reference.candidates()) {
-            if (globs.matches(split(candidate))) {
+    private static boolean matches(Reference reference, NameGlobs globs) {
+        for (DottedName candidate : reference.candidates()) {
+            if (globs.matches(candidate)) {
                 return true;
             }
         }
         return false;
-    }
-
-    private DottedName split(String name) {
-        return names.computeIfAbsent(name, DottedName::of);
     }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import com.sandboxgateway.review.NameGlobs.DottedName;
 import com.sandboxgateway.review.PythonToken.Kind;
 
 /**
@@ -38,11 +39,16 @@ final class CodeModel {
      * One dotted name in the code.
      *
      * @param name the name as written; {@code ?.name} for an attribute of an expression ({@code f().name})
-     * @param candidates the full names it may stand for, the resolved one first
+     * @param candidates the full names it may stand for, the resolved one first, split once for the rules' globs
      * @param start index of its first token; {@code end} is just past its last
      * @param open index of the {@code (} of its call, or -1 when it is not called; {@code close} its {@code )}
      */
-    record Reference(String name, List<String> candidates, int start, int end, int open, int close) {
+    record Reference(String name, List<DottedName> candidates, int start, int end, int open, int close) {
+
+        /** The full name it stands for once imports and aliases are applied. */
+        String resolved() {
+            return candidates.getFirst().text();
+        }
 
         boolean isCall() {
             return open >= 0;
@@ -371,8 +377,10 @@ final class CodeModel {
         List<Reference> inValue = referencesBetween(start - 1, end);
         for (Reference reference : inValue) {
             if (reference.end() <= end) {
-                derived.addAll(reference.candidates());
-                String resolved = reference.candidates().getFirst();
+                for (DottedName candidate : reference.candidates()) {
+                    derived.add(candidate.text());
+                }
+                String resolved = reference.resolved();
                 if (reference.start() == start && reference.isCall() && isClassName(resolved)) {
                     constructedBy.put(variable, resolved);
                 }
@@ -389,8 +397,8 @@ final class CodeModel {
             String module = importedModule(whole);
             if (module != null) {
                 aliases.put(variable, module);
-            } else if (!whole.isCall() && !whole.candidates().getFirst().startsWith("?.")) {
-                aliases.put(variable, whole.candidates().getFirst());
+            } else if (!whole.isCall() && !whole.resolved().startsWith("?.")) {
+                aliases.put(variable, whole.resolved());
                 if (strings.containsKey(whole.name())) {
                     strings.put(variable, strings.get(whole.name()));
                 }
@@ -400,7 +408,7 @@ final class CodeModel {
 
     /** The module a call such as {@code __import__("os")} returns when its first argument is a literal, else {@code null}. */
     private String importedModule(Reference call) {
-        if (!call.hasArguments() || !IMPORT_CALLS.contains(call.candidates().getFirst())) {
+        if (!call.hasArguments() || !IMPORT_CALLS.contains(call.resolved())) {
             return null;
         }
         List<PythonToken> first = arguments(call).getFirst();
@@ -409,7 +417,7 @@ final class CodeModel {
         }
         String module = first.getFirst().text().strip();
         // __import__("os.path") returns os; importlib.import_module("os.path") returns os.path.
-        return call.candidates().getFirst().endsWith("__import__") ? module.split("\\.")[0] : module;
+        return call.resolved().endsWith("__import__") ? module.split("\\.")[0] : module;
     }
 
     private void collectReferences(int start, int end) {
@@ -442,7 +450,7 @@ final class CodeModel {
                 open = j + 1;
             }
             String written = grouped != null ? grouped.name() + "." + name : onExpression ? "?." + name : name.toString();
-            List<String> candidates = module != null ? List.of(module + "." + name) : candidates(written);
+            List<DottedName> candidates = module != null ? List.of(DottedName.of(module + "." + name)) : candidates(written);
             Reference reference = new Reference(written, candidates, i, j, open, open < 0 ? -1 : matching(open, end));
             Reference attribute = literalAttribute(reference, end);
             if (attribute != null) {
@@ -462,7 +470,7 @@ final class CodeModel {
      * call (and the call of its result, {@code getattr(os, "system")("id")}); {@code null} for any other call.
      */
     private Reference literalAttribute(Reference call, int end) {
-        if (!call.hasArguments() || !GETATTR_CALLS.contains(call.candidates().getFirst())) {
+        if (!call.hasArguments() || !GETATTR_CALLS.contains(call.resolved())) {
             return null;
         }
         List<List<PythonToken>> arguments = arguments(call);
@@ -497,23 +505,23 @@ final class CodeModel {
         return before == null || !(isVariable(before) || before.kind() == Kind.STRING || closes(before));
     }
 
-    private List<String> candidates(String name) {
-        List<String> candidates = new ArrayList<>(2);
+    private List<DottedName> candidates(String name) {
+        List<DottedName> candidates = new ArrayList<>(2);
         int dot = name.indexOf('.');
         String first = dot < 0 ? name : name.substring(0, dot);
         String rest = dot < 0 ? "" : name.substring(dot);
         String alias = aliases.get(first);
-        candidates.add(alias != null ? alias + rest : name);
+        candidates.add(DottedName.of(alias != null ? alias + rest : name));
         String constructor = constructedBy.get(first);
         if (constructor != null && dot > 0) {
-            candidates.add(constructor + rest);
+            candidates.add(DottedName.of(constructor + rest));
         }
         String former = formerAliases.get(first);
         if (former != null) {
-            candidates.add(former + rest);
+            candidates.add(DottedName.of(former + rest));
         }
         if (alias == null && !origins.containsKey(first)) {
-            starModules.forEach(module -> candidates.add(module + "." + name));
+            starModules.forEach(module -> candidates.add(DottedName.of(module + "." + name)));
         }
         return List.copyOf(candidates);
     }
@@ -572,11 +580,16 @@ final class CodeModel {
         return !last.isEmpty() && Character.isUpperCase(last.charAt(0));
     }
 
+    // Every bracket walk of the model passes each token here: one character compared, no string.
     static boolean opens(PythonToken token) {
-        return token.kind() == Kind.OP && (token.text().equals("(") || token.text().equals("[") || token.text().equals("{"));
+        return isBracket(token, "([{");
     }
 
     static boolean closes(PythonToken token) {
-        return token.kind() == Kind.OP && (token.text().equals(")") || token.text().equals("]") || token.text().equals("}"));
+        return isBracket(token, ")]}");
+    }
+
+    private static boolean isBracket(PythonToken token, String brackets) {
+        return token.kind() == Kind.OP && token.text().length() == 1 && brackets.indexOf(token.text().charAt(0)) >= 0;
     }
 }

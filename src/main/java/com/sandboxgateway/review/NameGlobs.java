@@ -98,7 +98,8 @@ final class NameGlobs {
     record DottedName(String text, List<String> segments) {
 
         static DottedName of(String text) {
-            return new DottedName(text, List.of(text.split("\\.", -1)));
+            // Most names of a block have no dot (print, len, df): no split for those.
+            return new DottedName(text, text.indexOf('.') < 0 ? List.of(text) : List.of(text.split("\\.", -1)));
         }
     }
 }

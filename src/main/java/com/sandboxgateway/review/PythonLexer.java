@@ -26,6 +26,15 @@ final class PythonLexer {
     /** Line magics that run their argument in a shell. */
     private static final Set<String> SHELL_LINES = Set.of("sx", "system", "sc");
 
+    /** The one-character operators, as strings made once: a block has an operator every few characters. */
+    private static final String[] ONE_CHARACTER = new String[128];
+
+    static {
+        for (char c = 0; c < ONE_CHARACTER.length; c++) {
+            ONE_CHARACTER[c] = String.valueOf(c);
+        }
+    }
+
     private final String code;
     private final boolean expression;
     private final List<PythonToken> tokens = new ArrayList<>();
@@ -189,7 +198,8 @@ final class PythonLexer {
         }
         String prefix = code.substring(at, quoteAt).toLowerCase();
         char quote = code.charAt(quoteAt);
-        boolean triple = code.startsWith(String.valueOf(quote).repeat(3), quoteAt);
+        String tripleQuote = quote == '"' ? "\"\"\"" : "'''";
+        boolean triple = code.startsWith(tripleQuote, quoteAt);
         int contentStart = quoteAt + (triple ? 3 : 1);
         int i = contentStart;
         int contentEnd;
@@ -202,7 +212,7 @@ final class PythonLexer {
             char c = code.charAt(i);
             if (c == '\\') {
                 i += 2;
-            } else if (triple ? code.startsWith(String.valueOf(quote).repeat(3), i) : c == quote) {
+            } else if (triple ? c == quote && code.startsWith(tripleQuote, i) : c == quote) {
                 contentEnd = i;
                 at = i + (triple ? 3 : 1);
                 break;
@@ -309,23 +319,28 @@ final class PythonLexer {
      * bold letters are the {@code os.system} they run.
      */
     private void name() {
+        boolean ascii = code.charAt(at) < 0x80;
         int end = at + Character.charCount(code.codePointAt(at));
-        while (end < code.length() && (code.charAt(end) == '_' || Character.isUnicodeIdentifierPart(code.codePointAt(end))
-                && !Character.isIdentifierIgnorable(code.codePointAt(end)))) {
-            end += Character.charCount(code.codePointAt(end));
-        }
-        String name = code.substring(at, end);
-        add(Kind.NAME, isAscii(name) ? name : Normalizer.normalize(name, Normalizer.Form.NFKC));
-        at = end;
-    }
-
-    private static boolean isAscii(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            if (name.charAt(i) >= 0x80) {
-                return false;
+        while (end < code.length()) {
+            char c = code.charAt(end);
+            if (c < 0x80) {
+                // The ASCII identifier characters, without the Unicode tables every name's every character would consult.
+                if (c != '_' && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9')) {
+                    break;
+                }
+                end++;
+            } else {
+                int point = code.codePointAt(end);
+                if (!Character.isUnicodeIdentifierPart(point) || Character.isIdentifierIgnorable(point)) {
+                    break;
+                }
+                ascii = false;
+                end += Character.charCount(point);
             }
         }
-        return true;
+        String name = code.substring(at, end);
+        add(Kind.NAME, ascii ? name : Normalizer.normalize(name, Normalizer.Form.NFKC));
+        at = end;
     }
 
     private void number() {
@@ -355,7 +370,7 @@ final class PythonLexer {
         } else if (")]}".indexOf(c) >= 0 && depth > 0) {
             depth--;
         }
-        add(Kind.OP, String.valueOf(c));
+        add(Kind.OP, c < ONE_CHARACTER.length ? ONE_CHARACTER[c] : String.valueOf(c));
         at++;
     }
 
