@@ -367,8 +367,9 @@ final class CodeModel {
             formerAliases.remove(variable);
         }
         List<PythonToken> value = tokens.subList(start, end);
-        if (!value.isEmpty() && value.stream().allMatch(t -> t.kind() == Kind.STRING)) {
-            strings.put(variable, String.join("", value.stream().map(PythonToken::literalPrefix).toList()));
+        String literal = literal(value);
+        if (literal != null) {
+            strings.put(variable, literal);
         } else {
             strings.remove(variable);
         }
@@ -406,6 +407,21 @@ final class CodeModel {
         }
     }
 
+    /** The string tokens of {@code value} joined, or {@code null} when it is empty or holds any other token. */
+    private static String literal(List<PythonToken> value) {
+        if (value.isEmpty() || value.getFirst().kind() != Kind.STRING) {
+            return null;
+        }
+        StringBuilder literal = new StringBuilder();
+        for (PythonToken token : value) {
+            if (token.kind() != Kind.STRING) {
+                return null;
+            }
+            literal.append(token.literalPrefix());
+        }
+        return literal.toString();
+    }
+
     /** The module a call such as {@code __import__("os")} returns when its first argument is a literal, else {@code null}. */
     private String importedModule(Reference call) {
         if (!call.hasArguments() || !IMPORT_CALLS.contains(call.resolved())) {
@@ -432,12 +448,11 @@ final class CodeModel {
             if (afterDot && !onExpression || i > start && (tokens.get(i - 1).is(Kind.NAME, "def") || tokens.get(i - 1).is(Kind.NAME, "class"))) {
                 continue;
             }
-            StringBuilder name = new StringBuilder(token.text());
             int j = i + 1;
             while (j + 1 < end && tokens.get(j).isOp(".") && tokens.get(j + 1).kind() == Kind.NAME) {
-                name.append('.').append(tokens.get(j + 1).text());
                 j += 2;
             }
+            String name = j == i + 1 ? token.text() : dotted(tokens.subList(i, j), 0);
             String module = onExpression ? importCalls.get(i - 2) : null;
             Reference grouped = onExpression ? groupedBefore(i - 2) : null;
             boolean keywordArgument = j == i + 1 && j < end && tokens.get(j).isOp("=")
@@ -449,7 +464,7 @@ final class CodeModel {
             if (open < 0 && j + 1 < end && tokens.get(j).isOp(")") && tokens.get(j + 1).isOp("(") && inParentheses(i)) {
                 open = j + 1;
             }
-            String written = grouped != null ? grouped.name() + "." + name : onExpression ? "?." + name : name.toString();
+            String written = grouped != null ? grouped.name() + "." + name : onExpression ? "?." + name : name;
             List<DottedName> candidates = module != null ? List.of(DottedName.of(module + "." + name)) : candidates(written);
             Reference reference = new Reference(written, candidates, i, j, open, open < 0 ? -1 : matching(open, end));
             Reference attribute = literalAttribute(reference, end);
@@ -506,21 +521,26 @@ final class CodeModel {
     }
 
     private List<DottedName> candidates(String name) {
-        List<DottedName> candidates = new ArrayList<>(2);
         int dot = name.indexOf('.');
         String first = dot < 0 ? name : name.substring(0, dot);
         String rest = dot < 0 ? "" : name.substring(dot);
         String alias = aliases.get(first);
-        candidates.add(DottedName.of(alias != null ? alias + rest : name));
-        String constructor = constructedBy.get(first);
-        if (constructor != null && dot > 0) {
+        DottedName resolved = DottedName.of(alias == null ? name : dot < 0 ? alias : alias + rest);
+        String constructor = dot > 0 ? constructedBy.get(first) : null;
+        String former = formerAliases.get(first);
+        boolean fromStar = alias == null && !starModules.isEmpty() && !origins.containsKey(first);
+        if (constructor == null && former == null && !fromStar) {
+            return List.of(resolved);
+        }
+        List<DottedName> candidates = new ArrayList<>(2);
+        candidates.add(resolved);
+        if (constructor != null) {
             candidates.add(DottedName.of(constructor + rest));
         }
-        String former = formerAliases.get(first);
         if (former != null) {
             candidates.add(DottedName.of(former + rest));
         }
-        if (alias == null && !origins.containsKey(first)) {
+        if (fromStar) {
             starModules.forEach(module -> candidates.add(DottedName.of(module + "." + name)));
         }
         return List.copyOf(candidates);
@@ -576,8 +596,8 @@ final class CodeModel {
     }
 
     private static boolean isClassName(String dottedName) {
-        String last = dottedName.substring(dottedName.lastIndexOf('.') + 1);
-        return !last.isEmpty() && Character.isUpperCase(last.charAt(0));
+        int last = dottedName.lastIndexOf('.') + 1;
+        return last < dottedName.length() && Character.isUpperCase(dottedName.charAt(last));
     }
 
     // Every bracket walk of the model passes each token here: one character compared, no string.

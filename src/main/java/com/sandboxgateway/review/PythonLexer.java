@@ -26,18 +26,28 @@ final class PythonLexer {
     /** Line magics that run their argument in a shell. */
     private static final Set<String> SHELL_LINES = Set.of("sx", "system", "sc");
 
-    /** The one-character operators, as strings made once: a block has an operator every few characters. */
-    private static final String[] ONE_CHARACTER = new String[128];
+    /**
+     * The line ends and one-character operators of the common indentations, made once: every line of a block
+     * has them ({@code ( ) . , =}), and tokens are values, so they are shared.
+     */
+    private static final int SHARED_INDENTS = 24;
+    private static final PythonToken[] SHARED_NEWLINES = new PythonToken[SHARED_INDENTS];
+    private static final PythonToken[][] SHARED_OPERATORS = new PythonToken[SHARED_INDENTS][128];
 
     static {
-        for (char c = 0; c < ONE_CHARACTER.length; c++) {
-            ONE_CHARACTER[c] = String.valueOf(c);
+        for (int indent = 0; indent < SHARED_INDENTS; indent++) {
+            SHARED_NEWLINES[indent] = new PythonToken(Kind.NEWLINE, "", indent, false);
+            for (char c = '!'; c <= '~'; c++) {
+                if (!Character.isLetterOrDigit(c)) {
+                    SHARED_OPERATORS[indent][c] = new PythonToken(Kind.OP, String.valueOf(c), indent, false);
+                }
+            }
         }
     }
 
     private final String code;
     private final boolean expression;
-    private final List<PythonToken> tokens = new ArrayList<>();
+    private final List<PythonToken> tokens;
     private final List<String> shell = new ArrayList<>();
     private final List<String> magics = new ArrayList<>();
     private final List<String> magicPaths = new ArrayList<>();
@@ -49,6 +59,9 @@ final class PythonLexer {
     private PythonLexer(String code, boolean expression) {
         this.code = code;
         this.expression = expression;
+        // About a token every three characters in notebook code, so the list rarely grows; a block of one huge
+        // string literal has few tokens, hence the cap.
+        this.tokens = new ArrayList<>(Math.min(code.length() / 3, 4096) + 1);
     }
 
     static PythonSource lex(String code) {
@@ -113,7 +126,7 @@ final class PythonLexer {
             }
         }
         if (!tokens.isEmpty() && tokens.getLast().kind() != Kind.NEWLINE) {
-            add(Kind.NEWLINE, "");
+            tokens.add(indent < SHARED_INDENTS ? SHARED_NEWLINES[indent] : new PythonToken(Kind.NEWLINE, "", indent, false));
         }
     }
 
@@ -173,7 +186,7 @@ final class PythonLexer {
     private void newline() {
         if (depth == 0) {
             if (!tokens.isEmpty() && tokens.getLast().kind() != Kind.NEWLINE) {
-                add(Kind.NEWLINE, "");
+                tokens.add(indent < SHARED_INDENTS ? SHARED_NEWLINES[indent] : new PythonToken(Kind.NEWLINE, "", indent, false));
             }
             lineStart = true;
         }
@@ -260,10 +273,10 @@ final class PythonLexer {
                 PythonLexer inner = new PythonLexer(expression, true);
                 inner.indent = indent;
                 inner.run();
-                add(Kind.OP, "(");
+                tokens.add(operatorToken('('));
                 inner.tokens.stream().filter(t -> t.kind() != Kind.NEWLINE)
                         .forEach(t -> tokens.add(new PythonToken(t.kind(), t.text(), indent, t.fString())));
-                add(Kind.OP, ")");
+                tokens.add(operatorToken(')'));
                 int spec = field.indexOf(':', expressionEnd);
                 if (spec >= 0) {
                     fStringExpressions(field.substring(spec + 1));
@@ -370,8 +383,13 @@ final class PythonLexer {
         } else if (")]}".indexOf(c) >= 0 && depth > 0) {
             depth--;
         }
-        add(Kind.OP, c < ONE_CHARACTER.length ? ONE_CHARACTER[c] : String.valueOf(c));
+        tokens.add(operatorToken(c));
         at++;
+    }
+
+    private PythonToken operatorToken(char c) {
+        PythonToken shared = indent < SHARED_INDENTS && c < 128 ? SHARED_OPERATORS[indent][c] : null;
+        return shared != null ? shared : new PythonToken(Kind.OP, String.valueOf(c), indent, false);
     }
 
     /**
