@@ -523,12 +523,13 @@ final class CodeModel {
     private List<DottedName> candidates(String name) {
         int dot = name.indexOf('.');
         String first = dot < 0 ? name : name.substring(0, dot);
-        String rest = dot < 0 ? "" : name.substring(dot);
         String alias = aliases.get(first);
-        DottedName resolved = DottedName.of(alias == null ? name : dot < 0 ? alias : alias + rest);
         String constructor = dot > 0 ? constructedBy.get(first) : null;
         String former = formerAliases.get(first);
         boolean fromStar = alias == null && !starModules.isEmpty() && !origins.containsKey(first);
+        // Most names stand for themselves (df.shape, print): no other part of the name to cut off and join.
+        String rest = dot < 0 || alias == null && constructor == null && former == null ? "" : name.substring(dot);
+        DottedName resolved = DottedName.of(alias == null ? name : dot < 0 ? alias : alias + rest);
         if (constructor == null && former == null && !fromStar) {
             return List.of(resolved);
         }

@@ -35,7 +35,7 @@ final class FileTarget {
         if (absolute && !text.contains("//") && !text.contains("/.") && !text.endsWith("/")) {
             // Already normal (no empty, "." or ".." segment), as nearly every path in code is: nothing to split.
             int slash = text.indexOf('/', 1);
-            return outside(text, slash < 0 ? text : text.substring(0, slash), insideOf);
+            return inside(text, insideOf) ? null : slash < 0 ? text : text.substring(0, slash);
         }
         Deque<String> segments = new ArrayDeque<>();
         for (String segment : text.split("/")) {
@@ -57,18 +57,21 @@ final class FileTarget {
         if (!absolute) {
             return !segments.isEmpty() && segments.peekFirst().equals("..") ? ".." : null;
         }
-        return outside("/" + String.join("/", segments), segments.isEmpty() ? "/" : "/" + segments.peekFirst(), insideOf);
+        if (inside("/" + String.join("/", segments), insideOf)) {
+            return null;
+        }
+        return segments.isEmpty() ? "/" : "/" + segments.peekFirst();
     }
 
-    /** {@code firstDirectory} unless the normalized absolute path lies in one of {@code insideOf}, then {@code null}. */
-    private static String outside(String normalized, String firstDirectory, List<String> insideOf) {
+    /** Whether the normalized absolute path lies in one of {@code insideOf}. */
+    private static boolean inside(String normalized, List<String> insideOf) {
         for (String directory : insideOf) {
             String root = directory.endsWith("/") && directory.length() > 1 ? directory.substring(0, directory.length() - 1) : directory;
             if (normalized.startsWith(root) && (normalized.length() == root.length() || root.equals("/")
                     || normalized.charAt(root.length()) == '/')) {
-                return null;
+                return true;
             }
         }
-        return firstDirectory;
+        return false;
     }
 }
