@@ -1,9 +1,7 @@
 package com.sandboxgateway.review;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -38,12 +36,12 @@ final class BlockReview {
     private final List<String> magics;
     private final List<String> literals = new ArrayList<>();
     private final List<String> paths = new ArrayList<>();
+    /** The references some glob of the rules matches: the others (print, df.describe) raise nothing. */
+    private final List<Reference> ruled = new ArrayList<>();
     /** Sink calls already reported under an earlier flag, by the index of their first token. */
     private final Set<Integer> claimedSinks = new HashSet<>();
     /** The literal code this block runs with {@code exec} and friends. */
     private final List<BlockReview> nested = new ArrayList<>();
-    /** Each name the rules are asked about, split once for all of them. */
-    private final Map<String, DottedName> names = new HashMap<>();
 
     BlockReview(PythonSource source, CodeRules rules) {
         this(source, rules, rules.aliases(), 0, new HashSet<>());
@@ -59,6 +57,11 @@ final class BlockReview {
         this.magics = source.magics();
         shell.addAll(source.shellCommands());
         for (Reference reference : model.references()) {
+            if (matches(reference, rules.referenceGlobs())) {
+                ruled.add(reference);
+            }
+        }
+        for (Reference reference : ruled) {
             if (reference.hasArguments() && matches(reference, rules.shellCalls())) {
                 shell.add(shellCommand(reference));
             }
@@ -81,13 +84,17 @@ final class BlockReview {
                 }
             }
         }
-        tokens.stream().filter(t -> t.kind() == Kind.STRING).forEach(t -> literals.add(t.text()));
+        for (PythonToken token : tokens) {
+            if (token.kind() == Kind.STRING) {
+                literals.add(token.text());
+            }
+        }
         literals.addAll(shell);
         literals.addAll(magics);
     }
 
     void check(FlagRule flag, ReportedFlags found) {
-        for (Reference reference : model.references()) {
+        for (Reference reference : ruled) {
             if (matches(reference, flag.names())) {
                 if (flag.detail() == Detail.HOST) {
                     found.addHost(flag.name(), reference.hasArguments() ? hostOf(reference) : HostTarget.UNKNOWN);
@@ -137,15 +144,19 @@ final class BlockReview {
         return variable == null ? null : PythonToken.unescape(variable);
     }
 
-    private void texts(FlagRule flag, List<Pattern> patterns, List<String> texts, ReportedFlags found) {
-        if (texts.isEmpty()) {
+    private void texts(FlagRule flag, List<TextPattern> patterns, List<String> texts, ReportedFlags found) {
+        if (texts.isEmpty() || patterns.isEmpty()) {
             return;
         }
-        for (Pattern pattern : patterns) {
-            // One matcher per pattern, reset for each text: a block has dozens of texts and the rules hundreds of patterns.
-            Matcher matcher = pattern.matcher("");
+        for (TextPattern pattern : patterns) {
+            // One matcher per pattern, made for the first text that may hold a match and reset for the others.
+            Matcher matcher = null;
             for (String text : texts) {
-                if (!matcher.reset(text).find()) {
+                if (!pattern.mayOccurIn(text)) {
+                    continue;
+                }
+                matcher = matcher == null ? pattern.pattern().matcher(text) : matcher.reset(text);
+                if (!matcher.find()) {
                     continue;
                 }
                 switch (flag.detail()) {
@@ -171,7 +182,7 @@ final class BlockReview {
 
     /** Each sink call is reported once, under the first flag (in rule order) whose condition it meets. */
     private void sinks(FlagRule flag, ReportedFlags found) {
-        for (Reference call : model.references()) {
+        for (Reference call : ruled) {
             if (!call.isCall() || claimedSinks.contains(call.start()) || !matches(call, flag.sinks())) {
                 continue;
             }
@@ -194,7 +205,7 @@ final class BlockReview {
         for (int i = call.open() + 1; i < call.close(); i++) {
             if (tokens.get(i).kind() == Kind.NAME) {
                 for (String origin : model.originsOf(tokens.get(i).text())) {
-                    if (sources.matches(split(origin))) {
+                    if (sources.matches(DottedName.of(origin))) {
                         return true;
                     }
                 }
@@ -215,7 +226,7 @@ final class BlockReview {
     }
 
     private void sizes(FlagRule flag, ReportedFlags found) {
-        for (Reference call : model.references()) {
+        for (Reference call : ruled) {
             if (call.hasArguments() && matches(call, flag.sizeCalls()) && largestArgument(call) >= flag.minSize()) {
                 found.add(flag.name(), null);
             }
@@ -237,20 +248,27 @@ final class BlockReview {
      * comprehension over such a range whose element writes ({@code [f.write(b) for _ in range(huge)]}).
      */
     private void loops(FlagRule flag, ReportedFlags found) {
-        // The open brackets around each token, each with whether a comprehension's first "for" was seen in it.
-        Deque<int[]> brackets = new ArrayDeque<>();
+        // The open brackets around each token (a stack of their indexes, every bracket of the block passes it),
+        // each with whether a comprehension's first "for" was seen in it.
+        int[] brackets = new int[16];
+        boolean[] forSeen = new boolean[brackets.length];
+        int depth = 0;
         for (int i = 0; i < tokens.size(); i++) {
             PythonToken token = tokens.get(i);
             if (token.kind() == Kind.NEWLINE) {
-                brackets.clear();
+                depth = 0;
             } else if (CodeModel.opens(token)) {
-                brackets.push(new int[] {i, 0});
+                if (depth == brackets.length) {
+                    brackets = Arrays.copyOf(brackets, 2 * depth);
+                    forSeen = Arrays.copyOf(forSeen, 2 * depth);
+                }
+                brackets[depth] = i;
+                forSeen[depth++] = false;
             } else if (CodeModel.closes(token)) {
-                brackets.poll();
-            } else if (token.is(Kind.NAME, "for") && !brackets.isEmpty() && brackets.peek()[1] == 0
-                    && brackets.size() <= MAX_BRACKET_DEPTH) {
-                int open = brackets.peek()[0];
-                brackets.peek()[1] = 1;
+                depth = Math.max(0, depth - 1);
+            } else if (token.is(Kind.NAME, "for") && depth > 0 && !forSeen[depth - 1] && depth <= MAX_BRACKET_DEPTH) {
+                int open = brackets[depth - 1];
+                forSeen[depth - 1] = true;
                 if (largestRange(i, model.closing(open)) >= flag.loopMinIterations() && bodyWrites(open + 1, i, flag.loopWrites(), false)) {
                     found.add(flag.name(), null);
                 }
@@ -274,7 +292,7 @@ final class BlockReview {
     private double largestRange(int start, int end) {
         double largest = 0;
         for (Reference reference : model.referencesBetween(start, end)) {
-            if (reference.end() < end && reference.isCall() && reference.candidates().getFirst().equals("range")) {
+            if (reference.end() < end && reference.isCall() && reference.resolved().equals("range")) {
                 largest = Math.max(largest, largestArgument(reference));
             }
         }
@@ -361,16 +379,12 @@ final class BlockReview {
         }
     }
 
-    private boolean matches(Reference reference, NameGlobs globs) {
-        for (String candidate : reference.candidates()) {
-            if (globs.matches(split(candidate))) {
+    private static boolean matches(Reference reference, NameGlobs globs) {
+        for (DottedName candidate : reference.candidates()) {
+            if (globs.matches(candidate)) {
                 return true;
             }
         }
         return false;
-    }
-
-    private DottedName split(String name) {
-        return names.computeIfAbsent(name, DottedName::of);
     }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import com.sandboxgateway.review.NameGlobs.DottedName;
 import com.sandboxgateway.review.PythonToken.Kind;
 
 /**
@@ -38,11 +39,16 @@ final class CodeModel {
      * One dotted name in the code.
      *
      * @param name the name as written; {@code ?.name} for an attribute of an expression ({@code f().name})
-     * @param candidates the full names it may stand for, the resolved one first
+     * @param candidates the full names it may stand for, the resolved one first, split once for the rules' globs
      * @param start index of its first token; {@code end} is just past its last
      * @param open index of the {@code (} of its call, or -1 when it is not called; {@code close} its {@code )}
      */
-    record Reference(String name, List<String> candidates, int start, int end, int open, int close) {
+    record Reference(String name, List<DottedName> candidates, int start, int end, int open, int close) {
+
+        /** The full name it stands for once imports and aliases are applied. */
+        String resolved() {
+            return candidates.getFirst().text();
+        }
 
         boolean isCall() {
             return open >= 0;
@@ -361,8 +367,9 @@ final class CodeModel {
             formerAliases.remove(variable);
         }
         List<PythonToken> value = tokens.subList(start, end);
-        if (!value.isEmpty() && value.stream().allMatch(t -> t.kind() == Kind.STRING)) {
-            strings.put(variable, String.join("", value.stream().map(PythonToken::literalPrefix).toList()));
+        String literal = literal(value);
+        if (literal != null) {
+            strings.put(variable, literal);
         } else {
             strings.remove(variable);
         }
@@ -371,8 +378,10 @@ final class CodeModel {
         List<Reference> inValue = referencesBetween(start - 1, end);
         for (Reference reference : inValue) {
             if (reference.end() <= end) {
-                derived.addAll(reference.candidates());
-                String resolved = reference.candidates().getFirst();
+                for (DottedName candidate : reference.candidates()) {
+                    derived.add(candidate.text());
+                }
+                String resolved = reference.resolved();
                 if (reference.start() == start && reference.isCall() && isClassName(resolved)) {
                     constructedBy.put(variable, resolved);
                 }
@@ -389,8 +398,8 @@ final class CodeModel {
             String module = importedModule(whole);
             if (module != null) {
                 aliases.put(variable, module);
-            } else if (!whole.isCall() && !whole.candidates().getFirst().startsWith("?.")) {
-                aliases.put(variable, whole.candidates().getFirst());
+            } else if (!whole.isCall() && !whole.resolved().startsWith("?.")) {
+                aliases.put(variable, whole.resolved());
                 if (strings.containsKey(whole.name())) {
                     strings.put(variable, strings.get(whole.name()));
                 }
@@ -398,9 +407,24 @@ final class CodeModel {
         }
     }
 
+    /** The string tokens of {@code value} joined, or {@code null} when it is empty or holds any other token. */
+    private static String literal(List<PythonToken> value) {
+        if (value.isEmpty() || value.getFirst().kind() != Kind.STRING) {
+            return null;
+        }
+        StringBuilder literal = new StringBuilder();
+        for (PythonToken token : value) {
+            if (token.kind() != Kind.STRING) {
+                return null;
+            }
+            literal.append(token.literalPrefix());
+        }
+        return literal.toString();
+    }
+
     /** The module a call such as {@code __import__("os")} returns when its first argument is a literal, else {@code null}. */
     private String importedModule(Reference call) {
-        if (!call.hasArguments() || !IMPORT_CALLS.contains(call.candidates().getFirst())) {
+        if (!call.hasArguments() || !IMPORT_CALLS.contains(call.resolved())) {
             return null;
         }
         List<PythonToken> first = arguments(call).getFirst();
@@ -409,7 +433,7 @@ final class CodeModel {
         }
         String module = first.getFirst().text().strip();
         // __import__("os.path") returns os; importlib.import_module("os.path") returns os.path.
-        return call.candidates().getFirst().endsWith("__import__") ? module.split("\\.")[0] : module;
+        return call.resolved().endsWith("__import__") ? module.split("\\.")[0] : module;
     }
 
     private void collectReferences(int start, int end) {
@@ -424,12 +448,11 @@ final class CodeModel {
             if (afterDot && !onExpression || i > start && (tokens.get(i - 1).is(Kind.NAME, "def") || tokens.get(i - 1).is(Kind.NAME, "class"))) {
                 continue;
             }
-            StringBuilder name = new StringBuilder(token.text());
             int j = i + 1;
             while (j + 1 < end && tokens.get(j).isOp(".") && tokens.get(j + 1).kind() == Kind.NAME) {
-                name.append('.').append(tokens.get(j + 1).text());
                 j += 2;
             }
+            String name = j == i + 1 ? token.text() : dotted(tokens.subList(i, j), 0);
             String module = onExpression ? importCalls.get(i - 2) : null;
             Reference grouped = onExpression ? groupedBefore(i - 2) : null;
             boolean keywordArgument = j == i + 1 && j < end && tokens.get(j).isOp("=")
@@ -441,8 +464,8 @@ final class CodeModel {
             if (open < 0 && j + 1 < end && tokens.get(j).isOp(")") && tokens.get(j + 1).isOp("(") && inParentheses(i)) {
                 open = j + 1;
             }
-            String written = grouped != null ? grouped.name() + "." + name : onExpression ? "?." + name : name.toString();
-            List<String> candidates = module != null ? List.of(module + "." + name) : candidates(written);
+            String written = grouped != null ? grouped.name() + "." + name : onExpression ? "?." + name : name;
+            List<DottedName> candidates = module != null ? List.of(DottedName.of(module + "." + name)) : candidates(written);
             Reference reference = new Reference(written, candidates, i, j, open, open < 0 ? -1 : matching(open, end));
             Reference attribute = literalAttribute(reference, end);
             if (attribute != null) {
@@ -462,7 +485,7 @@ final class CodeModel {
      * call (and the call of its result, {@code getattr(os, "system")("id")}); {@code null} for any other call.
      */
     private Reference literalAttribute(Reference call, int end) {
-        if (!call.hasArguments() || !GETATTR_CALLS.contains(call.candidates().getFirst())) {
+        if (!call.hasArguments() || !GETATTR_CALLS.contains(call.resolved())) {
             return null;
         }
         List<List<PythonToken>> arguments = arguments(call);
@@ -497,23 +520,29 @@ final class CodeModel {
         return before == null || !(isVariable(before) || before.kind() == Kind.STRING || closes(before));
     }
 
-    private List<String> candidates(String name) {
-        List<String> candidates = new ArrayList<>(2);
+    private List<DottedName> candidates(String name) {
         int dot = name.indexOf('.');
         String first = dot < 0 ? name : name.substring(0, dot);
-        String rest = dot < 0 ? "" : name.substring(dot);
         String alias = aliases.get(first);
-        candidates.add(alias != null ? alias + rest : name);
-        String constructor = constructedBy.get(first);
-        if (constructor != null && dot > 0) {
-            candidates.add(constructor + rest);
-        }
+        String constructor = dot > 0 ? constructedBy.get(first) : null;
         String former = formerAliases.get(first);
-        if (former != null) {
-            candidates.add(former + rest);
+        boolean fromStar = alias == null && !starModules.isEmpty() && !origins.containsKey(first);
+        // Most names stand for themselves (df.shape, print): no other part of the name to cut off and join.
+        String rest = dot < 0 || alias == null && constructor == null && former == null ? "" : name.substring(dot);
+        DottedName resolved = DottedName.of(alias == null ? name : dot < 0 ? alias : alias + rest);
+        if (constructor == null && former == null && !fromStar) {
+            return List.of(resolved);
         }
-        if (alias == null && !origins.containsKey(first)) {
-            starModules.forEach(module -> candidates.add(module + "." + name));
+        List<DottedName> candidates = new ArrayList<>(2);
+        candidates.add(resolved);
+        if (constructor != null) {
+            candidates.add(DottedName.of(constructor + rest));
+        }
+        if (former != null) {
+            candidates.add(DottedName.of(former + rest));
+        }
+        if (fromStar) {
+            starModules.forEach(module -> candidates.add(DottedName.of(module + "." + name)));
         }
         return List.copyOf(candidates);
     }
@@ -568,15 +597,20 @@ final class CodeModel {
     }
 
     private static boolean isClassName(String dottedName) {
-        String last = dottedName.substring(dottedName.lastIndexOf('.') + 1);
-        return !last.isEmpty() && Character.isUpperCase(last.charAt(0));
+        int last = dottedName.lastIndexOf('.') + 1;
+        return last < dottedName.length() && Character.isUpperCase(dottedName.charAt(last));
     }
 
+    // Every bracket walk of the model passes each token here: one character compared, no string.
     static boolean opens(PythonToken token) {
-        return token.kind() == Kind.OP && (token.text().equals("(") || token.text().equals("[") || token.text().equals("{"));
+        return isBracket(token, "([{");
     }
 
     static boolean closes(PythonToken token) {
-        return token.kind() == Kind.OP && (token.text().equals(")") || token.text().equals("]") || token.text().equals("}"));
+        return isBracket(token, ")]}");
+    }
+
+    private static boolean isBracket(PythonToken token, String brackets) {
+        return token.kind() == Kind.OP && token.text().length() == 1 && brackets.indexOf(token.text().charAt(0)) >= 0;
     }
 }

@@ -44,6 +44,7 @@ public final class CodeRules {
     private final Limits limits;
     private final List<FlagRule> flags;
     private final List<String> disabled;
+    private final NameGlobs referenceGlobs;
 
     private CodeRules(String source, Map<String, String> aliases, NameGlobs shellCalls, NameGlobs pathCalls,
                       Set<String> pathKeywords, NameGlobs codeCalls, Limits limits, List<FlagRule> flags,
@@ -57,6 +58,19 @@ public final class CodeRules {
         this.limits = limits;
         this.flags = List.copyOf(flags);
         this.disabled = List.copyOf(disabled);
+        this.referenceGlobs = referenceGlobs(this.shellCalls, this.pathCalls, this.codeCalls, this.flags);
+    }
+
+    private static NameGlobs referenceGlobs(NameGlobs shellCalls, NameGlobs pathCalls, NameGlobs codeCalls, List<FlagRule> flags) {
+        Map<String, NameGlob> globs = new LinkedHashMap<>();
+        List<NameGlobs> lists = new ArrayList<>(List.of(shellCalls, pathCalls, codeCalls));
+        for (FlagRule flag : flags) {
+            lists.addAll(List.of(flag.names(), flag.sinks(), flag.sizeCalls()));
+        }
+        for (NameGlobs list : lists) {
+            list.globs().forEach(glob -> globs.putIfAbsent(glob.glob(), glob));
+        }
+        return new NameGlobs(new ArrayList<>(globs.values()));
     }
 
     /** The rules shipped with the gateway. */
@@ -128,6 +142,14 @@ public final class CodeRules {
     /** Calls whose first argument is Python source ({@code exec("...")}): a literal one is reviewed like the block. */
     NameGlobs codeCalls() {
         return codeCalls;
+    }
+
+    /**
+     * Every glob a reference of a block is held against: the shell, path and code calls and each flag's
+     * {@code names}, {@code sinks} and {@code size-calls}. A reference none of them matches needs no other look.
+     */
+    NameGlobs referenceGlobs() {
+        return referenceGlobs;
     }
 
     Limits limits() {

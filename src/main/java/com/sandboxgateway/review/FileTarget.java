@@ -28,10 +28,15 @@ final class FileTarget {
         if (text.isEmpty() || text.contains("://")) {
             return null;
         }
-        if (text.equals("~") || text.startsWith("~/") || OTHER_HOME.matcher(text).matches()) {
+        if (text.startsWith("~") && (text.equals("~") || text.startsWith("~/") || OTHER_HOME.matcher(text).matches())) {
             return "~";
         }
         boolean absolute = text.startsWith("/");
+        if (absolute && !text.contains("//") && !text.contains("/.") && !text.endsWith("/")) {
+            // Already normal (no empty, "." or ".." segment), as nearly every path in code is: nothing to split.
+            int slash = text.indexOf('/', 1);
+            return inside(text, insideOf) ? null : slash < 0 ? text : text.substring(0, slash);
+        }
         Deque<String> segments = new ArrayDeque<>();
         for (String segment : text.split("/")) {
             if (segment.isEmpty() || segment.equals(".")) {
@@ -52,13 +57,21 @@ final class FileTarget {
         if (!absolute) {
             return !segments.isEmpty() && segments.peekFirst().equals("..") ? ".." : null;
         }
-        String normalized = "/" + String.join("/", segments);
-        for (String directory : insideOf) {
-            String root = directory.endsWith("/") && directory.length() > 1 ? directory.substring(0, directory.length() - 1) : directory;
-            if (normalized.equals(root) || normalized.startsWith(root.equals("/") ? "/" : root + "/")) {
-                return null;
-            }
+        if (inside("/" + String.join("/", segments), insideOf)) {
+            return null;
         }
         return segments.isEmpty() ? "/" : "/" + segments.peekFirst();
+    }
+
+    /** Whether the normalized absolute path lies in one of {@code insideOf}. */
+    private static boolean inside(String normalized, List<String> insideOf) {
+        for (String directory : insideOf) {
+            String root = directory.endsWith("/") && directory.length() > 1 ? directory.substring(0, directory.length() - 1) : directory;
+            if (normalized.startsWith(root) && (normalized.length() == root.length() || root.equals("/")
+                    || normalized.charAt(root.length()) == '/')) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -27,8 +27,8 @@ import java.util.stream.Stream;
  *                          {@code loopWrites} method raise the flag, as do {@code while True} loops that do
  *                          and never {@code break}
  */
-record FlagRule(String name, Detail detail, NameGlobs names, List<Pattern> shell, List<Pattern> magics,
-                List<Pattern> literals, List<Pattern> pathArgs, boolean urlArgs, List<String> insideOf,
+record FlagRule(String name, Detail detail, NameGlobs names, List<TextPattern> shell, List<TextPattern> magics,
+                List<TextPattern> literals, List<TextPattern> pathArgs, boolean urlArgs, List<String> insideOf,
                 NameGlobs sinks, NameGlobs sources, boolean nonLiteral, NameGlobs sizeCalls,
                 double minSize, double loopMinIterations, List<String> loopWrites) {
 
@@ -78,8 +78,8 @@ record FlagRule(String name, Detail detail, NameGlobs names, List<Pattern> shell
                 throw rule.problem("'inside-of' entries must be absolute directories without '..', got '" + directory + "'");
             }
         }
-        FlagRule flag = new FlagRule(name, mode, globs(rule, "names"), rule.patterns("shell", FLAGS), rule.patterns("magics", FLAGS),
-                rule.patterns("literals", FLAGS), rule.patterns("path-args", FLAGS), bool(rule, "url-args"), insideOf,
+        FlagRule flag = new FlagRule(name, mode, globs(rule, "names"), patterns(rule, "shell"), patterns(rule, "magics"),
+                patterns(rule, "literals"), patterns(rule, "path-args"), bool(rule, "url-args"), insideOf,
                 globs(rule, "sinks"), globs(rule, "sources"), bool(rule, "non-literal"), globs(rule, "size-calls"),
                 positive(rule, "min-size"), positive(rule, "loop-min-iterations"), rule.strings("loop-writes"));
         String problem = flag.problem();
@@ -139,6 +139,10 @@ record FlagRule(String name, Detail detail, NameGlobs names, List<Pattern> shell
             }
         }
         return new NameGlobs(globs);
+    }
+
+    private static List<TextPattern> patterns(RuleFile rule, String key) {
+        return rule.patterns(key, FLAGS).stream().map(TextPattern::of).toList();
     }
 
     private static boolean bool(RuleFile rule, String key) {

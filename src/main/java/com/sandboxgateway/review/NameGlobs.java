@@ -98,7 +98,26 @@ final class NameGlobs {
     record DottedName(String text, List<String> segments) {
 
         static DottedName of(String text) {
-            return new DottedName(text, List.of(text.split("\\.", -1)));
+            int dot = text.indexOf('.');
+            if (dot < 0) {
+                return new DottedName(text, List.of(text));
+            }
+            String[] segments = new String[dots(text) + 1];
+            int from = 0;
+            for (int i = 0; i < segments.length - 1; i++, dot = text.indexOf('.', from)) {
+                segments[i] = text.substring(from, dot);
+                from = dot + 1;
+            }
+            segments[segments.length - 1] = text.substring(from);
+            return new DottedName(text, List.of(segments));
+        }
+
+        private static int dots(String text) {
+            int dots = 0;
+            for (int i = 0; i < text.length(); i++) {
+                dots += text.charAt(i) == '.' ? 1 : 0;
+            }
+            return dots;
         }
     }
 }

@@ -26,9 +26,28 @@ final class PythonLexer {
     /** Line magics that run their argument in a shell. */
     private static final Set<String> SHELL_LINES = Set.of("sx", "system", "sc");
 
+    /**
+     * The line ends and one-character operators of the common indentations, made once: every line of a block
+     * has them ({@code ( ) . , =}), and tokens are values, so they are shared.
+     */
+    private static final int SHARED_INDENTS = 24;
+    private static final PythonToken[] SHARED_NEWLINES = new PythonToken[SHARED_INDENTS];
+    private static final PythonToken[][] SHARED_OPERATORS = new PythonToken[SHARED_INDENTS][128];
+
+    static {
+        for (int indent = 0; indent < SHARED_INDENTS; indent++) {
+            SHARED_NEWLINES[indent] = new PythonToken(Kind.NEWLINE, "", indent, false);
+            for (char c = '!'; c <= '~'; c++) {
+                if (!Character.isLetterOrDigit(c)) {
+                    SHARED_OPERATORS[indent][c] = new PythonToken(Kind.OP, String.valueOf(c), indent, false);
+                }
+            }
+        }
+    }
+
     private final String code;
     private final boolean expression;
-    private final List<PythonToken> tokens = new ArrayList<>();
+    private final List<PythonToken> tokens;
     private final List<String> shell = new ArrayList<>();
     private final List<String> magics = new ArrayList<>();
     private final List<String> magicPaths = new ArrayList<>();
@@ -40,6 +59,9 @@ final class PythonLexer {
     private PythonLexer(String code, boolean expression) {
         this.code = code;
         this.expression = expression;
+        // About a token every three characters in notebook code, so the list rarely grows; a block of one huge
+        // string literal has few tokens, hence the cap.
+        this.tokens = new ArrayList<>(Math.min(code.length() / 3, 4096) + 1);
     }
 
     static PythonSource lex(String code) {
@@ -104,7 +126,7 @@ final class PythonLexer {
             }
         }
         if (!tokens.isEmpty() && tokens.getLast().kind() != Kind.NEWLINE) {
-            add(Kind.NEWLINE, "");
+            tokens.add(indent < SHARED_INDENTS ? SHARED_NEWLINES[indent] : new PythonToken(Kind.NEWLINE, "", indent, false));
         }
     }
 
@@ -164,7 +186,7 @@ final class PythonLexer {
     private void newline() {
         if (depth == 0) {
             if (!tokens.isEmpty() && tokens.getLast().kind() != Kind.NEWLINE) {
-                add(Kind.NEWLINE, "");
+                tokens.add(indent < SHARED_INDENTS ? SHARED_NEWLINES[indent] : new PythonToken(Kind.NEWLINE, "", indent, false));
             }
             lineStart = true;
         }
@@ -189,7 +211,8 @@ final class PythonLexer {
         }
         String prefix = code.substring(at, quoteAt).toLowerCase();
         char quote = code.charAt(quoteAt);
-        boolean triple = code.startsWith(String.valueOf(quote).repeat(3), quoteAt);
+        String tripleQuote = quote == '"' ? "\"\"\"" : "'''";
+        boolean triple = code.startsWith(tripleQuote, quoteAt);
         int contentStart = quoteAt + (triple ? 3 : 1);
         int i = contentStart;
         int contentEnd;
@@ -202,7 +225,7 @@ final class PythonLexer {
             char c = code.charAt(i);
             if (c == '\\') {
                 i += 2;
-            } else if (triple ? code.startsWith(String.valueOf(quote).repeat(3), i) : c == quote) {
+            } else if (triple ? c == quote && code.startsWith(tripleQuote, i) : c == quote) {
                 contentEnd = i;
                 at = i + (triple ? 3 : 1);
                 break;
@@ -250,10 +273,10 @@ final class PythonLexer {
                 PythonLexer inner = new PythonLexer(expression, true);
                 inner.indent = indent;
                 inner.run();
-                add(Kind.OP, "(");
+                tokens.add(operatorToken('('));
                 inner.tokens.stream().filter(t -> t.kind() != Kind.NEWLINE)
                         .forEach(t -> tokens.add(new PythonToken(t.kind(), t.text(), indent, t.fString())));
-                add(Kind.OP, ")");
+                tokens.add(operatorToken(')'));
                 int spec = field.indexOf(':', expressionEnd);
                 if (spec >= 0) {
                     fStringExpressions(field.substring(spec + 1));
@@ -309,23 +332,28 @@ final class PythonLexer {
      * bold letters are the {@code os.system} they run.
      */
     private void name() {
+        boolean ascii = code.charAt(at) < 0x80;
         int end = at + Character.charCount(code.codePointAt(at));
-        while (end < code.length() && (code.charAt(end) == '_' || Character.isUnicodeIdentifierPart(code.codePointAt(end))
-                && !Character.isIdentifierIgnorable(code.codePointAt(end)))) {
-            end += Character.charCount(code.codePointAt(end));
-        }
-        String name = code.substring(at, end);
-        add(Kind.NAME, isAscii(name) ? name : Normalizer.normalize(name, Normalizer.Form.NFKC));
-        at = end;
-    }
-
-    private static boolean isAscii(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            if (name.charAt(i) >= 0x80) {
-                return false;
+        while (end < code.length()) {
+            char c = code.charAt(end);
+            if (c < 0x80) {
+                // The ASCII identifier characters, without the Unicode tables every name's every character would consult.
+                if (c != '_' && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9')) {
+                    break;
+                }
+                end++;
+            } else {
+                int point = code.codePointAt(end);
+                if (!Character.isUnicodeIdentifierPart(point) || Character.isIdentifierIgnorable(point)) {
+                    break;
+                }
+                ascii = false;
+                end += Character.charCount(point);
             }
         }
-        return true;
+        String name = code.substring(at, end);
+        add(Kind.NAME, ascii ? name : Normalizer.normalize(name, Normalizer.Form.NFKC));
+        at = end;
     }
 
     private void number() {
@@ -355,8 +383,13 @@ final class PythonLexer {
         } else if (")]}".indexOf(c) >= 0 && depth > 0) {
             depth--;
         }
-        add(Kind.OP, String.valueOf(c));
+        tokens.add(operatorToken(c));
         at++;
+    }
+
+    private PythonToken operatorToken(char c) {
+        PythonToken shared = indent < SHARED_INDENTS && c < 128 ? SHARED_OPERATORS[indent][c] : null;
+        return shared != null ? shared : new PythonToken(Kind.OP, String.valueOf(c), indent, false);
     }
 
     /**

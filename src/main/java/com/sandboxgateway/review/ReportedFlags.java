@@ -42,6 +42,9 @@ final class ReportedFlags {
     }
 
     List<CodeFlag> toList(int maxFlags, int maxDetailsPerFlag) {
+        if (flags.isEmpty()) {
+            return List.of();
+        }
         Set<String> named = new HashSet<>();
         for (CodeFlag flag : flags) {
             if (hostFlags.contains(flag.flag()) && flag.detail() != null && !flag.detail().equals("host=" + HostTarget.UNKNOWN)) {

@@ -65,7 +65,7 @@ final class ShellReview {
             script(ShellLexer.lex(command), found, 0);
             for (FlagRule flag : rules.flags()) {
                 if (!MODELLED.contains(flag.name())) {
-                    flag.shell().stream().filter(pattern -> pattern.matcher(command).find()).findFirst()
+                    flag.shell().stream().filter(pattern -> pattern.mayOccurIn(command) && pattern.pattern().matcher(command).find()).findFirst()
                             .ifPresent(pattern -> found.add(flag.name(), null));
                 }
             }
@@ -125,9 +125,9 @@ final class ShellReview {
     /** What any word may show: a credential file, the environment of a process, a secret-named variable, a socket path. */
     private void word(ShellScript.Word word, ReportedFlags found) {
         for (FlagRule flag : rules.flags()) {
-            for (Pattern pattern : flag.literals()) {
-                Matcher matcher = pattern.matcher(word.text());
-                if (matcher.find()) {
+            for (TextPattern pattern : flag.literals()) {
+                Matcher matcher = pattern.mayOccurIn(word.text()) ? pattern.pattern().matcher(word.text()) : null;
+                if (matcher != null && matcher.find()) {
                     flag(found, flag.name(), flag.detail() == FlagRule.Detail.FILE ? "file=" + matcher.group() : null);
                 }
             }
