@@ -32,6 +32,18 @@ public final class GroupCommit {
         boolean write();
     }
 
+    /**
+     * Thrown inside a group's transaction by a write that went by what it knew from before the transaction (the
+     * audit chain's end as this replica last committed it, instead of a locked read) and found it moved meanwhile
+     * (another replica appended): the group is rolled back and made once more, the write then reading afresh.
+     */
+    public static final class Moved extends RuntimeException {
+
+        public Moved(String message) {
+            super(message);
+        }
+    }
+
     private final TransactionOperations transactions;
     private final Queue<Pending> waiting = new ConcurrentLinkedQueue<>();
     /** Fair, so a committer that just finished cannot barge ahead of callers whose writes it already made. */
@@ -68,20 +80,32 @@ public final class GroupCommit {
         }
     }
 
-    /** Commits up to {@link #MAX_GROUP} waiting callers' writes in one transaction; each caller learns its outcome. */
+    /**
+     * Commits up to {@link #MAX_GROUP} waiting callers' writes in one transaction; each caller learns its outcome. A
+     * group one of whose writes found what it went by {@link Moved} is made once more, which the write then reads.
+     */
     private void commitWaiting() {
         List<Pending> group = new ArrayList<>();
         for (Pending next; group.size() < MAX_GROUP && (next = waiting.poll()) != null; ) {
             group.add(next);
         }
         try {
-            List<List<Boolean>> outcomes = transactions.execute(status -> group.stream().map(Pending::writeAll).toList());
+            List<List<Boolean>> outcomes;
+            try {
+                outcomes = writeAll(group);
+            } catch (Moved moved) {
+                outcomes = writeAll(group);
+            }
             for (int i = 0; i < group.size(); i++) {
                 group.get(i).done().complete(outcomes.get(i));
             }
         } catch (RuntimeException e) {
             group.forEach(pending -> pending.done().completeExceptionally(e));
         }
+    }
+
+    private List<List<Boolean>> writeAll(List<Pending> group) {
+        return transactions.execute(status -> group.stream().map(Pending::writeAll).toList());
     }
 
     /** One caller's writes, waiting to be committed, and their outcomes once they were. */
