@@ -16,12 +16,14 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import org.springframework.core.Ordered;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.sandboxgateway.audit.tlog.TreeFrontier;
+import com.sandboxgateway.store.CommitTail;
 import com.sandboxgateway.store.GroupCommit;
 import com.sandboxgateway.store.SqlDialect;
 
@@ -149,6 +151,12 @@ final class JdbcAuditStore {
             }
         }
 
+        /** Before the commit tail's own run, so the head's move carries the rows left to it. */
+        @Override
+        public int getOrder() {
+            return Ordered.LOWEST_PRECEDENCE - 1;
+        }
+
         @Override
         public void afterCompletion(int status) {
             TransactionSynchronizationManager.unbindResourceIfPossible(JdbcAuditStore.this);
@@ -228,7 +236,10 @@ final class JdbcAuditStore {
         params.put("base", head.treeBase);
         params.put("frontier", head.tree.encoded());
         if (combinedWrites) {
-            tree.writeBefore(nodes, update, params);
+            // The head's move is the transaction's last statement: the nodes, and the rows others left to the tail, go in it.
+            String nodesInsert = tree.writeAllButLast(nodes, params);
+            CommitTail.of(jdbc).run(nodesInsert == null ? List.of("head AS (" + update + " RETURNING id)")
+                    : List.of("nodes AS (" + nodesInsert + ")", "head AS (" + update + " RETURNING id)"), params);
         } else {
             tree.write(nodes);
             jdbc.sql(update).params(params).update();

@@ -60,21 +60,19 @@ final class JdbcAuditTree {
     }
 
     /**
-     * Writes the nodes and runs {@code statement} (with {@code params}) after them, the last {@value #INSERT_ROWS}
-     * nodes inserted inside a {@code WITH} ahead of it, so an append's nodes and head move take one round trip
-     * (PostgreSQL: {@code SqlDialect.combinedWrites}). Returns what {@code statement} counted.
+     * Writes the nodes but the last {@value #INSERT_ROWS}, and returns the insert of those (its values put in
+     * {@code params}) for the caller to run with its next statement; null when there are no nodes.
      */
-    int writeBefore(NewNodes nodes, String statement, Map<String, Object> params) {
-        int last = nodes.keys.isEmpty() ? 0 : (nodes.keys.size() - 1) / INSERT_ROWS * INSERT_ROWS;
+    String writeAllButLast(NewNodes nodes, Map<String, Object> params) {
+        if (nodes.keys.isEmpty()) {
+            return null;
+        }
+        int last = (nodes.keys.size() - 1) / INSERT_ROWS * INSERT_ROWS;
         for (int from = 0; from < last; from += INSERT_ROWS) {
             Map<String, Object> chunk = new HashMap<>();
             jdbc.sql(insert(nodes, from, chunk)).params(chunk).update();
         }
-        if (nodes.keys.isEmpty()) {
-            return jdbc.sql(statement).params(params).update();
-        }
-        Map<String, Object> all = new HashMap<>(params);
-        return jdbc.sql("WITH nodes AS (" + insert(nodes, last, all) + ") " + statement).params(all).update();
+        return insert(nodes, last, params);
     }
 
     /** The insert of up to {@value #INSERT_ROWS} nodes from {@code from}, its values put in {@code params}. */
