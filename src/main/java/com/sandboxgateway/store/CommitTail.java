@@ -24,12 +24,21 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 public final class CommitTail implements TransactionSynchronization {
 
+    /**
+     * Values waiting past which the tail runs at once, whatever comes after: PostgreSQL takes at most 65,535 parameters
+     * per statement, and a group of many callers' owner rows (a long list read) could pass it.
+     */
+    private static final int MAX_WAITING = 30_000;
+
     private final JdbcClient jdbc;
-    /** The rows left here, by table and columns, each group one multi-row insert. */
+    /** The rows waiting, by table and columns, each group one multi-row insert. */
     private final Map<String, Rows> rows = new LinkedHashMap<>();
     private final Set<String> keys = new HashSet<>();
-    /** The keys the last run inserted, as {@code group:key}; null until it ran. */
-    private Set<String> inserted;
+    /** The keys the runs so far inserted, as {@code group:key}. */
+    private final Set<String> inserted = new HashSet<>();
+    /** Groups named so far: every group of the tail's runs has its own name. */
+    private int groups;
+    private int waiting;
 
     private CommitTail(JdbcClient jdbc) {
         this.jdbc = jdbc;
@@ -61,11 +70,14 @@ public final class CommitTail implements TransactionSynchronization {
         if (!keys.add(table + ":" + key)) {
             return () -> false;
         }
-        Rows group = rows.computeIfAbsent(table + " (" + columns + ")", into -> new Rows("i" + rows.size(), into, columns));
+        Rows group = rows.computeIfAbsent(table + " (" + columns + ")", into -> new Rows("i" + groups++, into, columns));
         group.values.add(values);
-        inserted = null;
+        waiting += values.size();
+        if (waiting > MAX_WAITING) {
+            run(List.of(), Map.of());
+        }
         return () -> {
-            if (inserted == null) {
+            if (!group.ran) {
                 throw new IllegalStateException("the commit tail has not run yet");
             }
             return inserted.contains(group.name + ":" + key);
@@ -86,10 +98,10 @@ public final class CommitTail implements TransactionSynchronization {
         }
         more.forEach(with::add);
         String sql = with + (select.length() == 0 ? "SELECT '', ''" : select.toString());
-        Set<String> keys = new HashSet<>();
-        jdbc.sql(sql).params(all).query((row, n) -> keys.add(row.getString(1) + ":" + row.getString(2))).list();
+        jdbc.sql(sql).params(all).query((row, n) -> inserted.add(row.getString(1) + ":" + row.getString(2))).list();
+        rows.values().forEach(group -> group.ran = true);
         rows.clear();
-        inserted = keys;
+        waiting = 0;
     }
 
     /** Runs what no writer ran with its own statement, after the audit chain's ({@link #getOrder()}). */
@@ -112,14 +124,22 @@ public final class CommitTail implements TransactionSynchronization {
     }
 
     /** Rows of one table and column list: one {@code WITH} item named {@code name}. */
-    private record Rows(String name, String into, String columns, List<List<Object>> values) {
+    private static final class Rows {
+
+        private final String name;
+        private final String into;
+        private final String columns;
+        private final List<List<Object>> values = new ArrayList<>();
+        private boolean ran;
 
         Rows(String name, String into, String columns) {
-            this(name, into, columns, new ArrayList<>());
+            this.name = name;
+            this.into = into;
+            this.columns = columns;
         }
 
         String key() {
-            return columns.substring(0, columns.indexOf(',')).strip();
+            return columns.split(",")[0].strip();
         }
 
         String insert(Map<String, Object> params) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,14 @@ class CommitTailTest {
         assertThat(fresh).containsExactly(true, false, false, true);
         assertThat(jdbc.sql("SELECT id || '=' || amount FROM charge ORDER BY id").query(String.class).list())
                 .containsExactly("held=1", "new=5", "other=3");
+    }
+
+    @Test
+    void shouldRunBeforeItsStatementWouldPassPostgreSqlsParameterLimit() {
+        List<GroupCommit.Write> many = IntStream.range(0, 40_000).mapToObj(i -> (GroupCommit.Write) charge("many-" + i, i)).toList();
+
+        assertThat(commits.commit(many)).hasSize(40_000).containsOnly(true);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM charge WHERE id LIKE 'many-%'").query(Long.class).single()).isEqualTo(40_000);
     }
 
     /** A charge row made once by id, left to the tail. */
