@@ -43,6 +43,11 @@ import com.sandboxgateway.store.SqlDialect;
 final class JdbcAuditStore {
 
     private static final int VERIFY_PAGE = 1000;
+    private static final String INSERT_RECORD = """
+            INSERT INTO audit_record (seq, record_id, kind, call_id, request_id, upstream_request_id, user_name, team,
+                session_id, response_id, container_id, model, status, code, code_sha256, outputs, outputs_truncated,
+                details, created_at, prev_hash, hash, flags, leaf_hash, trace_id)
+            """;
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
@@ -289,12 +294,6 @@ final class JdbcAuditStore {
     private boolean held(AuditRecord record) {
         return stored("record_id", record.recordId()) || record.callId() != null && stored("call_id", record.callId());
     }
-
-    private static final String INSERT_RECORD = """
-            INSERT INTO audit_record (seq, record_id, kind, call_id, request_id, upstream_request_id, user_name, team,
-                session_id, response_id, container_id, model, status, code, code_sha256, outputs, outputs_truncated,
-                details, created_at, prev_hash, hash, flags, leaf_hash, trace_id)
-            """;
 
     /**
      * With {@code lockingAt} the row comes from a {@code SELECT ... FOR UPDATE} of the chain head (so the lock is taken
