@@ -4,6 +4,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -115,6 +117,8 @@ final class JdbcAuditStore {
         private final Head head;
         private final JdbcAuditTree.NewNodes nodes = new JdbcAuditTree.NewNodes();
         private final Set<String> appended = new HashSet<>();
+        /** The appended records' flags as (flag, seq), where they go in the head's move ({@link #combinedWrites}). */
+        private final List<List<Object>> flags = new ArrayList<>();
         private final boolean grew;
         /** The row is locked at {@code head}: read under lock, or taken by an insert ({@link #insertNew}). */
         private boolean locked;
@@ -138,7 +142,7 @@ final class JdbcAuditStore {
                 return false;
             }
             AuditChain.Hashes hashes = chain.hashes(previous, seq + 1, record);
-            if (!insertNew(seq + 1, record, previous, hashes, locked ? null : head.lastSeq)) {
+            if (!insertNew(seq + 1, record, previous, hashes, locked ? null : head.lastSeq, flags)) {
                 return false;
             }
             locked = true;
@@ -152,7 +156,7 @@ final class JdbcAuditStore {
         @Override
         public void beforeCommit(boolean readOnly) {
             if (grew || changed) {
-                save(head, seq, previous, nodes);
+                save(head, seq, previous, nodes, flags);
             }
         }
 
@@ -211,7 +215,7 @@ final class JdbcAuditStore {
             long before = head.tree.size();
             JdbcAuditTree.NewNodes nodes = new JdbcAuditTree.NewNodes();
             if (catchUp(head, nodes)) {
-                save(head, head.lastSeq, head.lastHash, nodes);
+                save(head, head.lastSeq, head.lastHash, nodes, List.of());
             }
             return head.tree.size() - before;
         });
@@ -229,8 +233,11 @@ final class JdbcAuditStore {
                 TreeFrontier.decode(treeSize, (String) row.get("tree_frontier")));
     }
 
-    /** Writes the nodes the transaction completed and moves the head (chain end and tree state) past them. */
-    private void save(Head head, long lastSeq, String lastHash, JdbcAuditTree.NewNodes nodes) {
+    /**
+     * Writes the nodes the transaction completed and moves the head (chain end and tree state) past them, with the
+     * flags left to it ({@link #insertNew}).
+     */
+    private void save(Head head, long lastSeq, String lastHash, JdbcAuditTree.NewNodes nodes, List<List<Object>> flags) {
         String update = """
                 UPDATE audit_chain SET last_seq = :seq, last_hash = :hash, tree_size = :size, tree_base = :base,
                     tree_frontier = :frontier WHERE id = 1""";
@@ -242,9 +249,22 @@ final class JdbcAuditStore {
         params.put("frontier", head.tree.encoded());
         if (combinedWrites) {
             // The head's move is the transaction's last statement: the nodes, and the rows others left to the tail, go in it.
+            List<String> with = new ArrayList<>();
             String nodesInsert = tree.writeAllButLast(nodes, params);
-            CommitTail.of(jdbc).run(nodesInsert == null ? List.of("head AS (" + update + " RETURNING id)")
-                    : List.of("nodes AS (" + nodesInsert + ")", "head AS (" + update + " RETURNING id)"), params);
+            if (nodesInsert != null) {
+                with.add("nodes AS (" + nodesInsert + ")");
+            }
+            if (!flags.isEmpty()) {
+                StringJoiner rows = new StringJoiner(", ");
+                for (int i = 0; i < flags.size(); i++) {
+                    rows.add("(:flag" + i + ", :flag_seq" + i + ")");
+                    params.put("flag" + i, flags.get(i).get(0));
+                    params.put("flag_seq" + i, flags.get(i).get(1));
+                }
+                with.add("flags AS (INSERT INTO audit_flag (flag, seq) VALUES " + rows + ")");
+            }
+            with.add("head AS (" + update + " RETURNING id)");
+            CommitTail.of(jdbc).run(with, params);
         } else {
             tree.write(nodes);
             jdbc.sql(update).params(params).update();
@@ -270,8 +290,10 @@ final class JdbcAuditStore {
      * up (a conflict on {@code seq} instead, which the chain lock rules out, must not pass as a duplicate);
      * elsewhere the record is looked up first. With {@code lockingAt}, the insert first locks the chain row if the
      * chain still ends at that seq, and inserts nothing if it does not: then the chain moved ({@link GroupCommit.Moved}).
+     * Its flags are inserted at once, or, where writes combine, added to {@code laterFlags} for the head's move.
      */
-    private boolean insertNew(long seq, AuditRecord record, String previous, AuditChain.Hashes hashes, Long lockingAt) {
+    private boolean insertNew(long seq, AuditRecord record, String previous, AuditChain.Hashes hashes, Long lockingAt,
+                              List<List<Object>> laterFlags) {
         if (!onConflict && held(record)) {
             return false;
         }
@@ -286,7 +308,11 @@ final class JdbcAuditStore {
                     + "GET /actuator/audit/verify shows where the chain is broken");
         }
         for (String flag : record.flags()) {
-            jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
+            if (combinedWrites) {
+                laterFlags.add(List.of(flag, seq));
+            } else {
+                jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
+            }
         }
         return true;
     }
