@@ -59,7 +59,7 @@ public final class CommitTail implements TransactionSynchronization {
     }
 
     /**
-     * Leaves the insert of one row to the tail, unless its table holds it (by {@code key}, the first column's value).
+     * Leaves the insert of one row to the tail, made unless its table holds a row of the same first column (its key).
      *
      * @param columns the table's columns, the conflict key first
      * @param values in the columns' order
