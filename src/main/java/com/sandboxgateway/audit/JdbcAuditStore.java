@@ -4,22 +4,28 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.StringJoiner;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import org.springframework.core.Ordered;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.sandboxgateway.audit.tlog.TreeFrontier;
+import com.sandboxgateway.store.CommitTail;
 import com.sandboxgateway.store.GroupCommit;
 import com.sandboxgateway.store.SqlDialect;
 
@@ -30,10 +36,20 @@ import com.sandboxgateway.store.SqlDialect;
  * append of a record (or call) already stored is a no-op, so replays and repeated fetches never
  * duplicate. Appends are group-committed ({@link GroupCommit}) with the other writes of the request path, so
  * a code-running answer's record, owner rows and charges take one commit.
+ *
+ * <p>On PostgreSQL a transaction starts from the chain's end as this store's last one committed it, and its first
+ * record's insert takes the row's lock only if the chain still ends there, in one statement: no round trip to read
+ * the head first. When another replica appended meanwhile, nothing is inserted and the group is made again from the
+ * head read under lock ({@link GroupCommit.Moved}), as the first transaction and the one after a failure are.
  */
 final class JdbcAuditStore {
 
     private static final int VERIFY_PAGE = 1000;
+    private static final String INSERT_RECORD = """
+            INSERT INTO audit_record (seq, record_id, kind, call_id, request_id, upstream_request_id, user_name, team,
+                session_id, response_id, container_id, model, status, code, code_sha256, outputs, outputs_truncated,
+                details, created_at, prev_hash, hash, flags, leaf_hash, trace_id)
+            """;
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
@@ -42,11 +58,20 @@ final class JdbcAuditStore {
     private final JdbcAuditTree tree;
     /** Whether an insert can tell a duplicate itself ({@code ON CONFLICT DO NOTHING}), with no read before it. */
     private final boolean onConflict;
+    /** Whether a write can carry the chain's lock or the next write ({@code SqlDialect.combinedWrites}). */
+    private final boolean combinedWrites;
+    /**
+     * The chain's end as this store's last transaction committed it (where {@link #combinedWrites}). The next
+     * transaction takes it, so no other one extends the same end, and it is put back only when that one commits;
+     * empty after a failure, so the next transaction reads the head under lock.
+     */
+    private final AtomicReference<Head> committedEnd = new AtomicReference<>();
 
     JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits, SqlDialect dialect, AuditChain chain,
                    JdbcAuditTree tree) {
         this.jdbc = jdbc;
         this.onConflict = dialect.onConflict();
+        this.combinedWrites = dialect.combinedWrites();
         this.transactions = transactions;
         this.commits = commits;
         this.chain = chain;
@@ -64,8 +89,9 @@ final class JdbcAuditStore {
 
     /**
      * Appends the record in the transaction the caller runs (a group commit's); false when it (or its call) was
-     * already stored. The first append of a transaction locks the chain head and brings the tree up to it; the
-     * following ones extend what it locked, and the head is saved once, just before the commit.
+     * already stored. The first append of a transaction locks the chain head and brings the tree up to it (or, from
+     * the end this store last committed, locks it with its first insert); the following ones extend what it locked,
+     * and the head is saved once, just before the commit.
      */
     boolean appendInTransaction(AuditRecord record) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
@@ -73,7 +99,8 @@ final class JdbcAuditStore {
         }
         ChainEnd end = (ChainEnd) TransactionSynchronizationManager.getResource(this);
         if (end == null) {
-            end = new ChainEnd(lockHead());
+            Head committed = committedEnd.getAndSet(null);
+            end = committed != null ? new ChainEnd(committed, false) : new ChainEnd(lockHead(), true);
             TransactionSynchronizationManager.bindResource(this, end);
             TransactionSynchronizationManager.registerSynchronization(end);
         }
@@ -81,22 +108,29 @@ final class JdbcAuditStore {
     }
 
     /**
-     * The end of the chain as one transaction extends it: the locked head, the records appended so far (so one
-     * repeated in the same transaction is a duplicate too) and the tree nodes they completed.
+     * The end of the chain as one transaction extends it: the head it started from (read under lock, or as this store
+     * last committed it), the records appended so far (so one repeated in the same transaction is a duplicate too)
+     * and the tree nodes they completed.
      */
     private final class ChainEnd implements TransactionSynchronization {
 
         private final Head head;
         private final JdbcAuditTree.NewNodes nodes = new JdbcAuditTree.NewNodes();
         private final Set<String> appended = new HashSet<>();
+        /** The appended records' flags as (flag, seq), where they go in the head's move ({@link #combinedWrites}). */
+        private final List<List<Object>> flags = new ArrayList<>();
         private final boolean grew;
+        /** The row is locked at {@code head}: read under lock, or taken by an insert ({@link #insertNew}). */
+        private boolean locked;
         private long seq;
         private String previous;
         private boolean changed;
 
-        ChainEnd(Head head) {
+        ChainEnd(Head head, boolean locked) {
             this.head = head;
-            this.grew = catchUp(head, nodes);
+            this.locked = locked;
+            // An end this store committed had its tree brought up to the chain when it was read.
+            this.grew = locked && catchUp(head, nodes);
             this.seq = head.lastSeq;
             this.previous = head.lastHash;
         }
@@ -108,9 +142,10 @@ final class JdbcAuditStore {
                 return false;
             }
             AuditChain.Hashes hashes = chain.hashes(previous, seq + 1, record);
-            if (!insertNew(seq + 1, record, previous, hashes)) {
+            if (!insertNew(seq + 1, record, previous, hashes, locked ? null : head.lastSeq, flags)) {
                 return false;
             }
+            locked = true;
             seq++;
             head.tree.append(hashes.leafHash(), nodes);
             previous = hashes.chainHash();
@@ -121,13 +156,22 @@ final class JdbcAuditStore {
         @Override
         public void beforeCommit(boolean readOnly) {
             if (grew || changed) {
-                save(head, seq, previous, nodes);
+                save(head, seq, previous, nodes, flags);
             }
+        }
+
+        /** Before the commit tail's own run, so the head's move carries the rows left to it. */
+        @Override
+        public int getOrder() {
+            return Ordered.LOWEST_PRECEDENCE - 1;
         }
 
         @Override
         public void afterCompletion(int status) {
             TransactionSynchronizationManager.unbindResourceIfPossible(JdbcAuditStore.this);
+            if (status == STATUS_COMMITTED && combinedWrites) {
+                committedEnd.set(new Head(seq, previous, head.treeBase, head.tree));
+            }
         }
     }
 
@@ -171,7 +215,7 @@ final class JdbcAuditStore {
             long before = head.tree.size();
             JdbcAuditTree.NewNodes nodes = new JdbcAuditTree.NewNodes();
             if (catchUp(head, nodes)) {
-                save(head, head.lastSeq, head.lastHash, nodes);
+                save(head, head.lastSeq, head.lastHash, nodes, List.of());
             }
             return head.tree.size() - before;
         });
@@ -189,14 +233,42 @@ final class JdbcAuditStore {
                 TreeFrontier.decode(treeSize, (String) row.get("tree_frontier")));
     }
 
-    /** Writes the nodes the transaction completed and moves the head (chain end and tree state) past them. */
-    private void save(Head head, long lastSeq, String lastHash, JdbcAuditTree.NewNodes nodes) {
-        tree.write(nodes);
-        jdbc.sql("""
+    /**
+     * Writes the nodes the transaction completed and moves the head (chain end and tree state) past them, with the
+     * flags left to it ({@link #insertNew}).
+     */
+    private void save(Head head, long lastSeq, String lastHash, JdbcAuditTree.NewNodes nodes, List<List<Object>> flags) {
+        String update = """
                 UPDATE audit_chain SET last_seq = :seq, last_hash = :hash, tree_size = :size, tree_base = :base,
-                    tree_frontier = :frontier WHERE id = 1""")
-                .param("seq", lastSeq).param("hash", lastHash).param("size", head.tree.size()).param("base", head.treeBase)
-                .param("frontier", head.tree.encoded()).update();
+                    tree_frontier = :frontier WHERE id = 1""";
+        Map<String, Object> params = new HashMap<>();
+        params.put("seq", lastSeq);
+        params.put("hash", lastHash);
+        params.put("size", head.tree.size());
+        params.put("base", head.treeBase);
+        params.put("frontier", head.tree.encoded());
+        if (combinedWrites) {
+            // The head's move is the transaction's last statement: the nodes, and the rows others left to the tail, go in it.
+            List<String> with = new ArrayList<>();
+            String nodesInsert = tree.writeAllButLast(nodes, params);
+            if (nodesInsert != null) {
+                with.add("nodes AS (" + nodesInsert + ")");
+            }
+            if (!flags.isEmpty()) {
+                StringJoiner rows = new StringJoiner(", ");
+                for (int i = 0; i < flags.size(); i++) {
+                    rows.add("(:flag" + i + ", :flag_seq" + i + ")");
+                    params.put("flag" + i, flags.get(i).get(0));
+                    params.put("flag_seq" + i, flags.get(i).get(1));
+                }
+                with.add("flags AS (INSERT INTO audit_flag (flag, seq) VALUES " + rows + ")");
+            }
+            with.add("head AS (" + update + " RETURNING id)");
+            CommitTail.of(jdbc).run(with, params);
+        } else {
+            tree.write(nodes);
+            jdbc.sql(update).params(params).update();
+        }
     }
 
     /** The chain head as locked by a transaction: where the chain ends, and the tree that grows with it. */
@@ -216,21 +288,31 @@ final class JdbcAuditStore {
      * Inserts the record at {@code seq} unless it (or its call) is stored already; false then. Where the database
      * takes {@code ON CONFLICT DO NOTHING} the insert itself tells, and only a record it did not insert is looked
      * up (a conflict on {@code seq} instead, which the chain lock rules out, must not pass as a duplicate);
-     * elsewhere the record is looked up first.
+     * elsewhere the record is looked up first. With {@code lockingAt}, the insert first locks the chain row if the
+     * chain still ends at that seq, and inserts nothing if it does not: then the chain moved ({@link GroupCommit.Moved}).
+     * Its flags are inserted at once, or, where writes combine, added to {@code laterFlags} for the head's move.
      */
-    private boolean insertNew(long seq, AuditRecord record, String previous, AuditChain.Hashes hashes) {
+    private boolean insertNew(long seq, AuditRecord record, String previous, AuditChain.Hashes hashes, Long lockingAt,
+                              List<List<Object>> laterFlags) {
         if (!onConflict && held(record)) {
             return false;
         }
-        if (insert(seq, record, previous, hashes) == 0) {
+        if (insert(seq, record, previous, hashes, lockingAt) == 0) {
             if (held(record)) {
                 return false;
+            }
+            if (lockingAt != null) {
+                throw new GroupCommit.Moved("another replica appended to the audit chain after record " + lockingAt);
             }
             throw new IllegalStateException("audit record " + seq + " exists although the chain ends before it; "
                     + "GET /actuator/audit/verify shows where the chain is broken");
         }
         for (String flag : record.flags()) {
-            jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
+            if (combinedWrites) {
+                laterFlags.add(List.of(flag, seq));
+            } else {
+                jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
+            }
         }
         return true;
     }
@@ -239,16 +321,26 @@ final class JdbcAuditStore {
         return stored("record_id", record.recordId()) || record.callId() != null && stored("call_id", record.callId());
     }
 
-    private int insert(long seq, AuditRecord r, String previous, AuditChain.Hashes hashes) {
-        return jdbc.sql("""
-                INSERT INTO audit_record (seq, record_id, kind, call_id, request_id, upstream_request_id, user_name, team,
-                    session_id, response_id, container_id, model, status, code, code_sha256, outputs, outputs_truncated,
-                    details, created_at, prev_hash, hash, flags, leaf_hash, trace_id)
+    /**
+     * With {@code lockingAt} the row comes from a {@code SELECT ... FOR UPDATE} of the chain head (so the lock is taken
+     * before the record is written, as a locked read would), whose parameters are cast as the columns are typed: a
+     * {@code SELECT}'s, unlike {@code VALUES}', are not typed by the columns they fill.
+     */
+    private int insert(long seq, AuditRecord r, String previous, AuditChain.Hashes hashes, Long lockingAt) {
+        String row = lockingAt == null ? """
                 VALUES (:seq, :record_id, :kind, :call_id, :request_id, :upstream_request_id, :user_name, :team,
                     :session_id, :response_id, :container_id, :model, :status, :code, :code_sha256, :outputs,
-                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags, :leaf_hash, :trace_id)"""
-                + (onConflict ? " ON CONFLICT DO NOTHING" : ""))
-                .param("seq", seq).param("record_id", r.recordId()).param("kind", r.kind().name())
+                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags, :leaf_hash, :trace_id)""" : """
+                SELECT CAST(:seq AS BIGINT), CAST(:record_id AS VARCHAR), CAST(:kind AS VARCHAR), CAST(:call_id AS VARCHAR),
+                    CAST(:request_id AS VARCHAR), CAST(:upstream_request_id AS VARCHAR), CAST(:user_name AS VARCHAR),
+                    CAST(:team AS VARCHAR), CAST(:session_id AS VARCHAR), CAST(:response_id AS VARCHAR),
+                    CAST(:container_id AS VARCHAR), CAST(:model AS VARCHAR), CAST(:status AS VARCHAR), CAST(:code AS VARCHAR),
+                    CAST(:code_sha256 AS VARCHAR), CAST(:outputs AS VARCHAR), CAST(:outputs_truncated AS BOOLEAN),
+                    CAST(:details AS VARCHAR), CAST(:created_at AS TIMESTAMP WITH TIME ZONE), CAST(:prev_hash AS VARCHAR),
+                    CAST(:hash AS VARCHAR), CAST(:flags AS VARCHAR), CAST(:leaf_hash AS VARCHAR), CAST(:trace_id AS VARCHAR)
+                FROM audit_chain WHERE id = 1 AND last_seq = :locking_at FOR UPDATE""";
+        return jdbc.sql(INSERT_RECORD + row + (onConflict ? " ON CONFLICT DO NOTHING" : ""))
+                .param("locking_at", lockingAt).param("seq", seq).param("record_id", r.recordId()).param("kind", r.kind().name())
                 .param("call_id", r.callId()).param("request_id", r.requestId())
                 .param("upstream_request_id", r.upstreamRequestId()).param("user_name", r.user()).param("team", r.team())
                 .param("session_id", r.session()).param("response_id", r.responseId()).param("container_id", r.containerId())

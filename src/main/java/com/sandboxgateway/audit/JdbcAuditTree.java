@@ -54,16 +54,37 @@ final class JdbcAuditTree {
 
     void write(NewNodes nodes) {
         for (int from = 0; from < nodes.keys.size(); from += INSERT_ROWS) {
-            int to = Math.min(from + INSERT_ROWS, nodes.keys.size());
-            StringBuilder sql = new StringBuilder("INSERT INTO audit_tree_node (id, hash) VALUES ");
             Map<String, Object> params = new HashMap<>();
-            for (int i = from; i < to; i++) {
-                sql.append(i == from ? "" : ", ").append("(:id").append(i).append(", :hash").append(i).append(')');
-                params.put("id" + i, nodes.keys.get(i));
-                params.put("hash" + i, nodes.hashes.get(i));
-            }
-            jdbc.sql(sql.toString()).params(params).update();
+            jdbc.sql(insert(nodes, from, params)).params(params).update();
         }
+    }
+
+    /**
+     * Writes the nodes but the last {@value #INSERT_ROWS}, and returns the insert of those (its values put in
+     * {@code params}) for the caller to run with its next statement; null when there are no nodes.
+     */
+    String writeAllButLast(NewNodes nodes, Map<String, Object> params) {
+        if (nodes.keys.isEmpty()) {
+            return null;
+        }
+        int last = (nodes.keys.size() - 1) / INSERT_ROWS * INSERT_ROWS;
+        for (int from = 0; from < last; from += INSERT_ROWS) {
+            Map<String, Object> chunk = new HashMap<>();
+            jdbc.sql(insert(nodes, from, chunk)).params(chunk).update();
+        }
+        return insert(nodes, last, params);
+    }
+
+    /** The insert of up to {@value #INSERT_ROWS} nodes from {@code from}, its values put in {@code params}. */
+    private static String insert(NewNodes nodes, int from, Map<String, Object> params) {
+        int to = Math.min(from + INSERT_ROWS, nodes.keys.size());
+        StringBuilder sql = new StringBuilder("INSERT INTO audit_tree_node (id, hash) VALUES ");
+        for (int i = from; i < to; i++) {
+            sql.append(i == from ? "" : ", ").append("(:id").append(i).append(", :hash").append(i).append(')');
+            params.put("id" + i, nodes.keys.get(i));
+            params.put("hash" + i, nodes.hashes.get(i));
+        }
+        return sql.toString();
     }
 
     /** The signed-ready head of the tree as it is now: its size and root under {@code origin}. */

@@ -4,13 +4,16 @@ import java.time.Clock;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.sandboxgateway.store.CommitTail;
 import com.sandboxgateway.store.SqlDialect;
 
 /**
@@ -18,6 +21,9 @@ import com.sandboxgateway.store.SqlDialect;
  * summed to seed a counter that memory or Redis lost.
  */
 final class BudgetStore {
+
+    private static final String TURN_COLUMNS = "charge_id, user_name, team, session_id, charge_day, reserved, turns, created_at, settled_at";
+    private static final String SPEND_COLUMNS = "charge_id, team, user_name, charge_day, usd_micros, created_at";
 
     private final JdbcClient jdbc;
     private final Clock clock;
@@ -75,11 +81,18 @@ final class BudgetStore {
 
     /** Records a charge; false when one with the same id already exists. */
     boolean record(TurnCharge charge) {
-        return insertOnce("turn_charge", "charge_id, user_name, team, session_id, charge_day, reserved, turns, created_at, settled_at",
+        return insertOnce("turn_charge", TURN_COLUMNS,
                 ":id, :user, :team, :session, :day, :reserved, :turns, :now, :settled",
                 insert -> insert.param("id", charge.chargeId()).param("user", charge.user()).param("team", charge.team())
                         .param("session", charge.session()).param("day", charge.day()).param("reserved", charge.reserved())
                         .param("turns", charge.turns()).param("now", now()).param("settled", charge.turns() == null ? null : now()));
+    }
+
+    /** Leaves the charge to the transaction's last statement; once that ran, whether it was new. */
+    BooleanSupplier record(TurnCharge charge, CommitTail tail) {
+        OffsetDateTime now = now();
+        return tail.insert("turn_charge", TURN_COLUMNS, Arrays.asList(charge.chargeId(), charge.user(), charge.team(),
+                charge.session(), charge.day(), charge.reserved(), charge.turns(), now, charge.turns() == null ? null : now));
     }
 
     /** Settles a background response's charge; false when it was settled already (by another request or replica). */
@@ -117,9 +130,14 @@ final class BudgetStore {
 
     /** Records a spend charge; false when one with the same id already exists. */
     boolean recordSpend(String chargeId, String team, String user, LocalDate day, long usdMicros) {
-        return insertOnce("spend_charge", "charge_id, team, user_name, charge_day, usd_micros, created_at",
+        return insertOnce("spend_charge", SPEND_COLUMNS,
                 ":id, :team, :user, :day, :micros, :now", insert -> insert.param("id", chargeId).param("team", team)
                         .param("user", user).param("day", day).param("micros", usdMicros).param("now", now()));
+    }
+
+    /** Leaves the spend charge to the transaction's last statement; once that ran, whether it was new. */
+    BooleanSupplier recordSpend(String chargeId, String team, String user, LocalDate day, long usdMicros, CommitTail tail) {
+        return tail.insert("spend_charge", SPEND_COLUMNS, Arrays.asList(chargeId, team, user, day, usdMicros, now()));
     }
 
     /**

@@ -1,11 +1,14 @@
 package com.sandboxgateway.budget;
 
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.sandboxgateway.policy.Settlement;
+import com.sandboxgateway.store.CommitTail;
+import com.sandboxgateway.store.GroupCommit;
 
 /**
  * A charge row (turns or spend) staged in an answer's settlement: written with the answer's other writes, or on
@@ -15,8 +18,10 @@ import com.sandboxgateway.policy.Settlement;
  *
  * @param what the charge, for the log
  * @param row writes the row; false when one with its id exists already
+ * @param later leaves the row to the transaction's last statement instead, where there is one
  */
-record StagedCharge(String what, BooleanSupplier row, Outcome outcome) implements Settlement.Write {
+record StagedCharge(String what, BooleanSupplier row, Function<CommitTail, BooleanSupplier> later, Outcome outcome)
+        implements Settlement.Write, GroupCommit.Deferrable {
 
     private static final Logger log = LoggerFactory.getLogger(StagedCharge.class);
 
@@ -31,6 +36,11 @@ record StagedCharge(String what, BooleanSupplier row, Outcome outcome) implement
     @Override
     public boolean write() {
         return row.getAsBoolean();
+    }
+
+    @Override
+    public BooleanSupplier write(CommitTail tail) {
+        return later.apply(tail);
     }
 
     @Override

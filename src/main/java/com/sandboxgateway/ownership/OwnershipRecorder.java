@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 import com.sandboxgateway.openai.Answer;
 import com.sandboxgateway.openai.OutputItem;
@@ -12,6 +14,8 @@ import com.sandboxgateway.openai.ResponseView;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
 import com.sandboxgateway.policy.Settlement;
+import com.sandboxgateway.store.CommitTail;
+import com.sandboxgateway.store.GroupCommit;
 
 import tools.jackson.databind.JsonNode;
 
@@ -77,24 +81,33 @@ public final class OwnershipRecorder implements ResponseInspector {
     /** The objects an answer created are recorded with its other writes, in one statement. */
     private void stage(Exchange exchange, List<OwnershipStore.Created> created) {
         if (!created.isEmpty()) {
-            exchange.settlement().write(new OwnerRows(() -> store.recordAll(exchange.principal(), created)));
+            exchange.settlement().write(new OwnerRows(() -> store.recordAll(exchange.principal(), created),
+                    tail -> store.recordAll(exchange.principal(), created, tail)));
         }
     }
 
     private void deleted(Exchange exchange, String id) {
-        exchange.settlement().write(new OwnerRows(() -> store.markDeleted(id)));
+        Runnable delete = () -> store.markDeleted(id);
+        exchange.settlement().write(new OwnerRows(delete, tail -> delete.run()));
     }
 
     /**
-     * Owner rows staged in the answer's settlement. Should its transaction fail, they are written on their own, and
-     * a failure then keeps a JSON answer from the client, or cuts the stream, whose event showed the id already.
+     * Owner rows staged in the answer's settlement, left to its transaction's last statement where it has one
+     * ({@code later}). Should its transaction fail, they are written on their own, and a failure then keeps a JSON
+     * answer from the client, or cuts the stream, whose event showed the id already.
      */
-    private record OwnerRows(Runnable rows) implements Settlement.Write {
+    private record OwnerRows(Runnable rows, Consumer<CommitTail> later) implements Settlement.Write, GroupCommit.Deferrable {
 
         @Override
         public boolean write() {
             rows.run();
             return true;
+        }
+
+        @Override
+        public BooleanSupplier write(CommitTail tail) {
+            later.accept(tail);
+            return () -> true;
         }
 
         @Override

@@ -19,6 +19,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.store.CommitTail;
 import com.sandboxgateway.store.SqlDialect;
 
 /**
@@ -32,6 +33,7 @@ public class OwnershipStore {
     private static final int FIND_BATCH = 500;
     /** Objects per {@code INSERT}: seven bind parameters each, far below the limits too. */
     private static final int RECORD_BATCH = 500;
+    private static final String COLUMNS = "id, kind, owner_user, owner_team, parent_id, created_at, expires_at";
 
     private final JdbcClient jdbc;
     private final Clock clock;
@@ -69,13 +71,25 @@ public class OwnershipStore {
             List<Created> batch = objects.subList(from, Math.min(objects.size(), from + RECORD_BATCH));
             List<Object> values = new ArrayList<>(7 * batch.size());
             for (Created object : batch) {
-                values.addAll(Arrays.asList(object.id(), object.kind().name(), owner.user(), owner.team(), object.parentId(),
-                        now, object.expiresAt() == null ? null : Timestamp.from(object.expiresAt())));
+                values.addAll(values(owner, object, now));
             }
-            jdbc.sql("INSERT INTO owned_object (id, kind, owner_user, owner_team, parent_id, created_at, expires_at) VALUES "
+            jdbc.sql("INSERT INTO owned_object (" + COLUMNS + ") VALUES "
                             + String.join(", ", Collections.nCopies(batch.size(), "(?, ?, ?, ?, ?, ?, ?)")) + " ON CONFLICT DO NOTHING")
                     .params(values).update();
         }
+    }
+
+    /** Leaves the objects' owner rows to the transaction's last statement; an id on record keeps its first owner. */
+    public void recordAll(Principal owner, List<Created> objects, CommitTail tail) {
+        Timestamp now = Timestamp.from(clock.instant());
+        for (Created object : objects) {
+            tail.insert("owned_object", COLUMNS, values(owner, object, now));
+        }
+    }
+
+    private static List<Object> values(Principal owner, Created object, Timestamp now) {
+        return Arrays.asList(object.id(), object.kind().name(), owner.user(), owner.team(), object.parentId(), now,
+                object.expiresAt() == null ? null : Timestamp.from(object.expiresAt()));
     }
 
     private void recordOne(Principal owner, Created object, Timestamp now) {

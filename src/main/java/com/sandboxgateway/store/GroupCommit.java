@@ -7,14 +7,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionOperations;
 
 /**
  * Commits durable writes in groups: the writes of callers that arrive together (concurrent requests) are made
  * in one transaction by whichever caller gets there first, in arrival order, so the commit and the locks the
  * writes take (the audit chain's head) are paid once per group rather than once per caller. Each caller returns
- * once its writes are committed, or with its group's failure: a group commits whole or not at all.
+ * once its writes are committed, or with its group's failure: a group commits whole or not at all. On PostgreSQL the
+ * writes that can ({@link Deferrable}: charges, owner rows) leave their inserts to the transaction's last statement
+ * ({@link CommitTail}), so a group costs few round trips whatever it writes.
  */
 public final class GroupCommit {
 
@@ -32,13 +36,48 @@ public final class GroupCommit {
         boolean write();
     }
 
+    /**
+     * A write that can leave its statement to the transaction's {@link CommitTail}, where the group commit has one (on
+     * PostgreSQL), instead of a round trip of its own.
+     */
+    public interface Deferrable extends Write {
+
+        /** @return once the tail ran: whether it changed the store */
+        BooleanSupplier write(CommitTail tail);
+    }
+
+    /**
+     * Thrown inside a group's transaction by a write that went by what it knew from before the transaction (the
+     * audit chain's end as this replica last committed it, instead of a locked read) and found it moved meanwhile
+     * (another replica appended): the group is rolled back and made once more, the write then reading afresh.
+     */
+    public static final class Moved extends RuntimeException {
+
+        public Moved(String message) {
+            super(message);
+        }
+    }
+
     private final TransactionOperations transactions;
+    /** Where {@link Deferrable} writes leave their statements; null: every write is made at once. */
+    private final JdbcClient tail;
     private final Queue<Pending> waiting = new ConcurrentLinkedQueue<>();
     /** Fair, so a committer that just finished cannot barge ahead of callers whose writes it already made. */
     private final ReentrantLock committing = new ReentrantLock(true);
 
+    /** Every write made at once, in its own statements. */
     public GroupCommit(TransactionOperations transactions) {
+        this(transactions, null);
+    }
+
+    /** {@link Deferrable} writes left to a {@link CommitTail} run with {@code tail}, where the dialect takes it. */
+    public GroupCommit(TransactionOperations transactions, JdbcClient tail, SqlDialect dialect) {
+        this(transactions, dialect.combinedWrites() ? tail : null);
+    }
+
+    private GroupCommit(TransactionOperations transactions, JdbcClient tail) {
         this.transactions = transactions;
+        this.tail = tail;
     }
 
     /**
@@ -68,14 +107,22 @@ public final class GroupCommit {
         }
     }
 
-    /** Commits up to {@link #MAX_GROUP} waiting callers' writes in one transaction; each caller learns its outcome. */
+    /**
+     * Commits up to {@link #MAX_GROUP} waiting callers' writes in one transaction; each caller learns its outcome. A
+     * group one of whose writes found what it went by {@link Moved} is made once more, which the write then reads.
+     */
     private void commitWaiting() {
         List<Pending> group = new ArrayList<>();
         for (Pending next; group.size() < MAX_GROUP && (next = waiting.poll()) != null; ) {
             group.add(next);
         }
         try {
-            List<List<Boolean>> outcomes = transactions.execute(status -> group.stream().map(Pending::writeAll).toList());
+            List<List<Boolean>> outcomes;
+            try {
+                outcomes = writeAll(group);
+            } catch (Moved moved) {
+                outcomes = writeAll(group);
+            }
             for (int i = 0; i < group.size(); i++) {
                 group.get(i).done().complete(outcomes.get(i));
             }
@@ -84,13 +131,26 @@ public final class GroupCommit {
         }
     }
 
+    /** Makes the group's writes in one transaction; their outcomes are read once it committed (a tail's, after it ran). */
+    private List<List<Boolean>> writeAll(List<Pending> group) {
+        List<List<BooleanSupplier>> outcomes = transactions.execute(status -> group.stream().map(this::write).toList());
+        return outcomes.stream().map(writes -> writes.stream().map(BooleanSupplier::getAsBoolean).toList()).toList();
+    }
+
+    private List<BooleanSupplier> write(Pending pending) {
+        List<BooleanSupplier> outcomes = new ArrayList<>(pending.writes().size());
+        for (Write write : pending.writes()) {
+            if (tail != null && write instanceof Deferrable deferrable) {
+                outcomes.add(deferrable.write(CommitTail.of(tail)));
+            } else {
+                boolean fresh = write.write();
+                outcomes.add(() -> fresh);
+            }
+        }
+        return outcomes;
+    }
+
     /** One caller's writes, waiting to be committed, and their outcomes once they were. */
     private record Pending(List<Write> writes, CompletableFuture<List<Boolean>> done) {
-
-        List<Boolean> writeAll() {
-            List<Boolean> outcomes = new ArrayList<>(writes.size());
-            writes.forEach(write -> outcomes.add(write.write()));
-            return outcomes;
-        }
     }
 }

@@ -18,13 +18,16 @@ import org.springframework.jdbc.support.MetaDataAccessException;
  *        gateway's default URL). A write made once by id uses it, as a duplicate then fails no statement (on
  *        PostgreSQL a failed statement fails the whole transaction, and with it a group commit), and it needs no
  *        look-up before it
+ * @param combinedWrites it takes an {@code INSERT} inside {@code WITH} ahead of another statement, and a locking
+ *        {@code SELECT ... FOR UPDATE} as the rows of an {@code INSERT} (PostgreSQL, not H2): a lock, a write and the
+ *        next write then cost one round trip
  */
-public record SqlDialect(boolean onConflict) {
+public record SqlDialect(boolean onConflict, boolean combinedWrites) {
 
     /** The dialect of the database behind {@code dataSource}, read from it once. */
     public static SqlDialect of(DataSource dataSource) {
         try {
-            return new SqlDialect(JdbcUtils.extractDatabaseMetaData(dataSource, SqlDialect::takesOnConflict));
+            return JdbcUtils.extractDatabaseMetaData(dataSource, SqlDialect::of);
         } catch (MetaDataAccessException e) {
             throw new IllegalStateException("cannot read which database the gateway writes to", e);
         }
@@ -34,11 +37,11 @@ public record SqlDialect(boolean onConflict) {
      * H2's mode is asked of the database itself: its metadata's URL leaves the settings out, so a {@code ;MODE=PostgreSQL}
      * in the configured URL cannot be seen there.
      */
-    private static boolean takesOnConflict(DatabaseMetaData meta) throws SQLException {
+    private static SqlDialect of(DatabaseMetaData meta) throws SQLException {
         return switch (meta.getDatabaseProductName()) {
-            case "PostgreSQL" -> true;
-            case "H2" -> h2Mode(meta.getConnection()).equalsIgnoreCase("PostgreSQL");
-            default -> false;
+            case "PostgreSQL" -> new SqlDialect(true, true);
+            case "H2" -> new SqlDialect(h2Mode(meta.getConnection()).equalsIgnoreCase("PostgreSQL"), false);
+            default -> new SqlDialect(false, false);
         };
     }
 

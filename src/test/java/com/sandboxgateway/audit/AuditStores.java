@@ -98,7 +98,8 @@ final class AuditStores {
     static JdbcAuditStore store(DataSource dataSource) {
         JdbcClient jdbc = JdbcClient.create(dataSource);
         TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        return new JdbcAuditStore(jdbc, transactions, new GroupCommit(transactions), SqlDialect.of(dataSource),
+        SqlDialect dialect = SqlDialect.of(dataSource);
+        return new JdbcAuditStore(jdbc, transactions, new GroupCommit(transactions, jdbc, dialect), dialect,
                 new AuditChain(JsonMapper.builder().build()), new JdbcAuditTree(jdbc));
     }
 }

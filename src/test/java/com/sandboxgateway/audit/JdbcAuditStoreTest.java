@@ -87,6 +87,24 @@ class JdbcAuditStoreTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")
+    void shouldExtendTheChainWhereAnotherReplicaLeftIt(String name, DataSource dataSource) {
+        JdbcAuditStore first = AuditStores.store(dataSource);
+        JdbcAuditStore second = AuditStores.store(dataSource);
+        long before = count(dataSource);
+
+        // Replicas taking turns: each one's transaction starts from the end it committed last, which the other moved on.
+        for (int turn = 0; turn < 4; turn++) {
+            assertThat((turn % 2 == 0 ? first : second).append(execution("ci_" + UUID.randomUUID()))).isTrue();
+        }
+
+        assertThat(count(dataSource) - before).isEqualTo(4);
+        ChainVerification verification = second.verify();
+        assertThat(verification.intact()).as(verification.toString()).isTrue();
+        assertThat(verification.checked()).isEqualTo(before + 4);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
     void shouldStoreACallOnceHoweverOftenItIsSeen(String name, DataSource dataSource) {
         JdbcAuditStore store = AuditStores.store(dataSource);
         String call = "ci_" + UUID.randomUUID();

@@ -134,9 +134,19 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
 
         assertThat(counted.status()).isEqualTo(200);
         SoftAssertions.assertSoftly(soft -> {
-            // The ownership check of the file id reads one row; the answer's turn charge, two spend charges (tokens and
-            // container), audit record (chain head locked and moved, tree nodes) and owner rows are one transaction.
-            soft.assertThat(counted.jdbc().statements()).as("SQL statements: %s", counted.jdbc().sql()).isEqualTo(9);
+            // The ownership check of the file id reads one row. Then one transaction of two statements: the audit record,
+            // whose insert locks the chain head, and the last one with the turn charge, two spend charges (tokens and
+            // container), owner rows, tree nodes and the head's move.
+            soft.assertThat(counted.jdbc().sql()).as("SQL").hasSize(4).satisfies(sql -> {
+                assertThat(sql.get(0)).startsWith("SELECT * FROM owned_object WHERE id IN (?)");
+                assertThat(sql.get(1)).startsWith("INSERT INTO audit_record ").endsWith("FROM audit_chain WHERE id = 1 AND last_seq = ? FOR UPDATE ON CONFLICT DO NOTHING");
+                assertThat(sql.get(2)).startsWith("WITH i0 AS (INSERT INTO turn_charge ")
+                        .contains("i1 AS (INSERT INTO spend_charge (charge_id, team, user_name, charge_day, usd_micros, created_at) VALUES "
+                                + "(?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING charge_id)",
+                                "i2 AS (INSERT INTO owned_object ", "nodes AS (INSERT INTO audit_tree_node ", "head AS (UPDATE audit_chain SET ");
+                assertThat(sql.get(3)).isEqualTo("COMMIT");
+            });
+            soft.assertThat(counted.jdbc().statements()).as("SQL statements: %s", counted.jdbc().sql()).isEqualTo(3);
             soft.assertThat(counted.jdbc().commits()).as("commits: %s", counted.jdbc().sql()).isEqualTo(1);
             // After it: one script moving every counter the answer touched (turns settled, the response's and the
             // container's spend).
@@ -160,14 +170,16 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
         SoftAssertions.assertSoftly(soft -> {
             // What the contract needs durable before the client sees the answer: the owner rows of the response and its
             // message, the turn charge (0 turns: it maps the response to its session for a later previous_response_id),
-            // the token spend. No audit record, so the chain is not locked.
+            // the token spend, all in one statement. No audit record, so the chain is not locked.
             soft.assertThat(counted.jdbc().sql()).as("SQL").containsExactly(
-                    "INSERT INTO turn_charge (charge_id, user_name, team, session_id, charge_day, reserved, turns, created_at, "
-                            + "settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    "INSERT INTO spend_charge (charge_id, team, user_name, charge_day, usd_micros, created_at) VALUES "
-                            + "(?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    "INSERT INTO owned_object (id, kind, owner_user, owner_team, parent_id, created_at, expires_at) VALUES "
-                            + "(?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    "WITH i0 AS (INSERT INTO turn_charge (charge_id, user_name, team, session_id, charge_day, reserved, turns, "
+                            + "created_at, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING charge_id), "
+                            + "i1 AS (INSERT INTO spend_charge (charge_id, team, user_name, charge_day, usd_micros, created_at) VALUES "
+                            + "(?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING charge_id), "
+                            + "i2 AS (INSERT INTO owned_object (id, kind, owner_user, owner_team, parent_id, created_at, expires_at) VALUES "
+                            + "(?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id) "
+                            + "SELECT 'i0', CAST(charge_id AS VARCHAR) FROM i0 UNION ALL SELECT 'i1', CAST(charge_id AS VARCHAR) FROM i1 "
+                            + "UNION ALL SELECT 'i2', CAST(id AS VARCHAR) FROM i2",
                     "COMMIT");
             // The spend moves; the turns do not (none reserved, none ran).
             soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").hasSize(1);

@@ -1,0 +1,159 @@
+package com.sandboxgateway.store;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.function.BooleanSupplier;
+
+import org.springframework.core.Ordered;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * The last statement of a group's transaction on PostgreSQL ({@link SqlDialect#combinedWrites()}): the inserts made once
+ * by id that the writes left to it (charges, owner rows), each an {@code INSERT ... ON CONFLICT DO NOTHING RETURNING}
+ * inside one {@code WITH}, with whatever the transaction ends with (the audit chain's head move) after them. So they
+ * cost one round trip together instead of one each; each insert learns whether its row was new once it ran, which
+ * is before the commit.
+ */
+public final class CommitTail implements TransactionSynchronization {
+
+    /**
+     * Values waiting past which the tail runs at once, whatever comes after: PostgreSQL takes at most 65,535 parameters
+     * per statement, and a group of many callers' owner rows (a long list read) could pass it.
+     */
+    private static final int MAX_WAITING = 30_000;
+
+    private final JdbcClient jdbc;
+    /** The rows waiting, by table and columns, each group one multi-row insert. */
+    private final Map<String, Rows> rows = new LinkedHashMap<>();
+    private final Set<String> keys = new HashSet<>();
+    /** The keys the runs so far inserted, as {@code group:key}. */
+    private final Set<String> inserted = new HashSet<>();
+    /** Groups named so far: every group of the tail's runs has its own name. */
+    private int groups;
+    private int waiting;
+
+    private CommitTail(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** The tail of the transaction the caller runs, begun on first use. */
+    public static CommitTail of(JdbcClient jdbc) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            throw new IllegalStateException("a commit tail belongs to a transaction");
+        }
+        CommitTail tail = (CommitTail) TransactionSynchronizationManager.getResource(CommitTail.class);
+        if (tail == null) {
+            tail = new CommitTail(jdbc);
+            TransactionSynchronizationManager.bindResource(CommitTail.class, tail);
+            TransactionSynchronizationManager.registerSynchronization(tail);
+        }
+        return tail;
+    }
+
+    /**
+     * Leaves the insert of one row to the tail, made unless its table holds a row of the same first column (its key).
+     *
+     * @param columns the table's columns, the conflict key first
+     * @param values in the columns' order
+     * @return once the tail ran: whether the row was new (a key repeated in one tail is new the first time only)
+     */
+    public BooleanSupplier insert(String table, String columns, List<Object> values) {
+        String key = String.valueOf(values.getFirst());
+        if (!keys.add(table + ":" + key)) {
+            return () -> false;
+        }
+        Rows group = rows.computeIfAbsent(table + " (" + columns + ")", into -> new Rows("i" + groups++, into, columns));
+        group.values.add(values);
+        waiting += values.size();
+        if (waiting > MAX_WAITING) {
+            run(List.of(), Map.of());
+        }
+        return () -> {
+            if (!group.ran) {
+                throw new IllegalStateException("the commit tail has not run yet");
+            }
+            return inserted.contains(group.name + ":" + key);
+        };
+    }
+
+    /**
+     * Runs every insert left so far and {@code more} ({@code name AS (statement)} items of the same {@code WITH},
+     * their parameters in {@code params}) in one statement.
+     */
+    public void run(List<String> more, Map<String, Object> params) {
+        Map<String, Object> all = new HashMap<>(params);
+        StringJoiner with = new StringJoiner(", ", "WITH ", " ");
+        StringJoiner select = new StringJoiner(" UNION ALL ");
+        for (Rows group : rows.values()) {
+            with.add(group.insert(all));
+            select.add("SELECT '" + group.name + "', CAST(" + group.key() + " AS VARCHAR) FROM " + group.name);
+        }
+        more.forEach(with::add);
+        String sql = with + (select.length() == 0 ? "SELECT '', ''" : select.toString());
+        jdbc.sql(sql).params(all).query((row, n) -> inserted.add(row.getString(1) + ":" + row.getString(2))).list();
+        rows.values().forEach(group -> group.ran = true);
+        rows.clear();
+        waiting = 0;
+    }
+
+    /** Runs what no writer ran with its own statement, after the audit chain's ({@link #getOrder()}). */
+    @Override
+    public void beforeCommit(boolean readOnly) {
+        if (!rows.isEmpty()) {
+            run(List.of(), Map.of());
+        }
+    }
+
+    @Override
+    public void afterCompletion(int status) {
+        TransactionSynchronizationManager.unbindResourceIfPossible(CommitTail.class);
+    }
+
+    /** Last, so a writer that ends the transaction with its own statement (the audit chain's head) carries the rows. */
+    @Override
+    public int getOrder() {
+        return Ordered.LOWEST_PRECEDENCE;
+    }
+
+    /** Rows of one table and column list: one {@code WITH} item named {@code name}. */
+    private static final class Rows {
+
+        private final String name;
+        private final String into;
+        private final String columns;
+        private final List<List<Object>> values = new ArrayList<>();
+        private boolean ran;
+
+        Rows(String name, String into, String columns) {
+            this.name = name;
+            this.into = into;
+            this.columns = columns;
+        }
+
+        String key() {
+            return columns.split(",")[0].strip();
+        }
+
+        String insert(Map<String, Object> params) {
+            StringJoiner rows = new StringJoiner(", ");
+            for (int r = 0; r < values.size(); r++) {
+                StringJoiner row = new StringJoiner(", ", "(", ")");
+                for (int c = 0; c < values.get(r).size(); c++) {
+                    String param = name + "_" + r + "_" + c;
+                    params.put(param, values.get(r).get(c));
+                    row.add(":" + param);
+                }
+                rows.add(row.toString());
+            }
+            return name + " AS (INSERT INTO " + into + " VALUES " + rows + " ON CONFLICT DO NOTHING RETURNING " + key() + ")";
+        }
+    }
+}
