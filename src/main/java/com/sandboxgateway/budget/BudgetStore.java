@@ -5,10 +5,12 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
-import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -81,17 +83,13 @@ final class BudgetStore {
 
     /** Records a charge; false when one with the same id already exists. */
     boolean record(TurnCharge charge) {
-        return insertOnce("turn_charge", TURN_COLUMNS,
-                ":id, :user, :team, :session, :day, :reserved, :turns, :now, :settled",
-                insert -> insert.param("id", charge.chargeId()).param("user", charge.user()).param("team", charge.team())
-                        .param("session", charge.session()).param("day", charge.day()).param("reserved", charge.reserved())
-                        .param("turns", charge.turns()).param("now", now()).param("settled", charge.turns() == null ? null : now()));
+        return turnRow(charge).insert();
     }
 
-    /** Leaves the charge to the transaction's last statement; once that ran, whether it was new. */
-    BooleanSupplier record(TurnCharge charge, CommitTail tail) {
+    /** The charge's row, to insert once by id now or in the transaction's last statement. */
+    ChargeRow turnRow(TurnCharge charge) {
         OffsetDateTime now = now();
-        return tail.insert("turn_charge", TURN_COLUMNS, Arrays.asList(charge.chargeId(), charge.user(), charge.team(),
+        return new ChargeRow("turn_charge", TURN_COLUMNS, Arrays.asList(charge.chargeId(), charge.user(), charge.team(),
                 charge.session(), charge.day(), charge.reserved(), charge.turns(), now, charge.turns() == null ? null : now));
     }
 
@@ -130,34 +128,54 @@ final class BudgetStore {
 
     /** Records a spend charge; false when one with the same id already exists. */
     boolean recordSpend(String chargeId, String team, String user, LocalDate day, long usdMicros) {
-        return insertOnce("spend_charge", SPEND_COLUMNS,
-                ":id, :team, :user, :day, :micros, :now", insert -> insert.param("id", chargeId).param("team", team)
-                        .param("user", user).param("day", day).param("micros", usdMicros).param("now", now()));
+        return spendRow(chargeId, team, user, day, usdMicros).insert();
     }
 
-    /** Leaves the spend charge to the transaction's last statement; once that ran, whether it was new. */
-    BooleanSupplier recordSpend(String chargeId, String team, String user, LocalDate day, long usdMicros, CommitTail tail) {
-        return tail.insert("spend_charge", SPEND_COLUMNS, Arrays.asList(chargeId, team, user, day, usdMicros, now()));
+    /** The spend charge's row, to insert once by id now or in the transaction's last statement. */
+    ChargeRow spendRow(String chargeId, String team, String user, LocalDate day, long usdMicros) {
+        return new ChargeRow("spend_charge", SPEND_COLUMNS, Arrays.asList(chargeId, team, user, day, usdMicros, now()));
     }
 
     /**
-     * Inserts one charge unless one with its id ({@code :id}) exists; false when one does. A duplicate fails no
-     * statement where the database takes {@code ON CONFLICT DO NOTHING} (so it cannot fail the group commit the
-     * charge is written in); elsewhere (H2 outside its PostgreSQL mode, which fails only the statement) a racing
-     * insert is caught.
+     * A charge row made once by its id (the first column): in a statement of its own, or left to the transaction's
+     * {@link CommitTail}.
      *
-     * @param values the named parameters, in the columns' order
-     * @param params binds them
+     * @param values in the columns' order
      */
-    private boolean insertOnce(String table, String columns, String values, UnaryOperator<JdbcClient.StatementSpec> params) {
-        String into = "INSERT INTO " + table + " (" + columns + ") ";
-        String sql = onConflict
-                ? into + "VALUES (" + values + ") ON CONFLICT DO NOTHING"
-                : into + "SELECT " + values + " WHERE NOT EXISTS (SELECT 1 FROM " + table + " WHERE charge_id = :id)";
-        try {
-            return params.apply(jdbc.sql(sql)).update() == 1;
-        } catch (DuplicateKeyException concurrentInsert) {
-            return false;
+    final class ChargeRow {
+
+        private final String table;
+        private final String columns;
+        private final List<Object> values;
+
+        private ChargeRow(String table, String columns, List<Object> values) {
+            this.table = table;
+            this.columns = columns;
+            this.values = values;
+        }
+
+        /**
+         * Inserts the row unless one with its id exists; false when one does. A duplicate fails no statement where the
+         * database takes {@code ON CONFLICT DO NOTHING} (so it cannot fail the group commit the charge is written in);
+         * elsewhere (H2 outside its PostgreSQL mode, which fails only the statement) a racing insert is caught.
+         */
+        boolean insert() {
+            String marks = String.join(", ", Collections.nCopies(values.size(), "?"));
+            String into = "INSERT INTO " + table + " (" + columns + ") ";
+            JdbcClient.StatementSpec insert = onConflict
+                    ? jdbc.sql(into + "VALUES (" + marks + ") ON CONFLICT DO NOTHING").params(values)
+                    : jdbc.sql(into + "SELECT " + marks + " WHERE NOT EXISTS (SELECT 1 FROM " + table + " WHERE charge_id = ?)")
+                            .params(Stream.concat(values.stream(), Stream.of(values.getFirst())).toList());
+            try {
+                return insert.update() == 1;
+            } catch (DuplicateKeyException concurrentInsert) {
+                return false;
+            }
+        }
+
+        /** Leaves the insert to the transaction's last statement; once that ran, whether the row was new. */
+        BooleanSupplier insert(CommitTail tail) {
+            return tail.insert(table, columns, values);
         }
     }
 

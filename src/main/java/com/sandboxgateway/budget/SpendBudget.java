@@ -116,8 +116,7 @@ public final class SpendBudget implements ResponseInspector {
         String user = exchange.principal().user();
         LocalDate day = LocalDate.now(clock);
         exchange.settlement().write(new StagedCharge("Spend " + chargeId + " of team " + team,
-                () -> store.recordSpend(chargeId, team, user, day, micros),
-                tail -> store.recordSpend(chargeId, team, user, day, micros, tail), fresh -> {
+                store.spendRow(chargeId, team, user, day, micros), fresh -> {
                     if (fresh) {
                         budgets.move(exchange.settlement(), List.of(counter(team, day)), micros);
                         spent.with(team).increment(micros / 1_000_000.0);

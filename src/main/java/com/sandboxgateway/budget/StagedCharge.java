@@ -1,7 +1,6 @@
 package com.sandboxgateway.budget;
 
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,10 +16,10 @@ import com.sandboxgateway.store.GroupCommit;
  * charged, never held against the client's answer.
  *
  * @param what the charge, for the log
- * @param row writes the row; false when one with its id exists already
- * @param later leaves the row to the transaction's last statement instead, where there is one
+ * @param row the charge's row, made once by id: in the answer's transaction (in its last statement where it has one),
+ *            or on its own
  */
-record StagedCharge(String what, BooleanSupplier row, Function<CommitTail, BooleanSupplier> later, Outcome outcome)
+record StagedCharge(String what, BudgetStore.ChargeRow row, Outcome outcome)
         implements Settlement.Write, GroupCommit.Deferrable {
 
     private static final Logger log = LoggerFactory.getLogger(StagedCharge.class);
@@ -35,12 +34,12 @@ record StagedCharge(String what, BooleanSupplier row, Function<CommitTail, Boole
 
     @Override
     public boolean write() {
-        return row.getAsBoolean();
+        return row.insert();
     }
 
     @Override
     public BooleanSupplier write(CommitTail tail) {
-        return later.apply(tail);
+        return row.insert(tail);
     }
 
     @Override
@@ -52,7 +51,7 @@ record StagedCharge(String what, BooleanSupplier row, Function<CommitTail, Boole
     public void failed(RuntimeException cause) {
         boolean fresh;
         try {
-            fresh = row.getAsBoolean();
+            fresh = row.insert();
         } catch (RuntimeException e) {
             log.warn("{} could not be recorded; it is counted as charged: {}", what, e.toString());
             fresh = true;

@@ -141,7 +141,7 @@ public final class TurnBudget implements ResponseInspector {
                 : charge(exchange, reservation, responseId != null ? responseId : "request:" + exchange.requestId(),
                         reservation.reserved());
         exchange.settlement().write(new StagedCharge("The turn reservation of request " + exchange.requestId(),
-                () -> store.record(charge), tail -> store.record(charge, tail), fresh -> { }));
+                store.turnRow(charge), fresh -> { }));
     }
 
     /** A new session takes the id of the response that started it ({@link Exchange#session()}); a JSON answer says so. */
@@ -166,7 +166,8 @@ public final class TurnBudget implements ResponseInspector {
         int executed = response.turns();
         List<Counter> reserved = reservationCounters(exchange, reservation);
         BudgetStore.TurnCharge charge = charge(exchange, reservation, responseId, executed);
-        exchange.settlement().write(new StagedCharge("The turns of response " + responseId, () -> store.record(charge), tail -> store.record(charge, tail), fresh -> {
+        exchange.settlement().write(new StagedCharge("The turns of response " + responseId,
+                store.turnRow(charge), fresh -> {
             int counted = fresh ? executed : 0;
             budgets.move(exchange.settlement(), reserved, counted - reservation.reserved());
             exchange.addResponseHeader(GatewayHeaders.TURNS_REMAINING,
@@ -183,7 +184,7 @@ public final class TurnBudget implements ResponseInspector {
         }
         BudgetStore.TurnCharge charge = charge(exchange, reservation, responseId, null);
         exchange.settlement().write(new StagedCharge("The turns of background response " + responseId,
-                () -> store.record(charge), tail -> store.record(charge, tail), fresh -> { }));
+                store.turnRow(charge), fresh -> { }));
     }
 
     /**
