@@ -5,3 +5,9 @@
 -- pass takes them, so a pass reads its batch and stops. Portable SQL: H2 and PostgreSQL.
 DROP INDEX owned_object_by_expiry;
 CREATE INDEX owned_object_reapable ON owned_object (kind, deleted_at, expires_at, created_at);
+
+-- owned_object_by_team (owner_team, kind) served one query, the admin's list of a team's live containers, and cost an
+-- index entry for every object every answer records (five for a code-running answer). The list now reads the live
+-- containers from the index above, a range bounded by what is alive (the reaper deletes idle containers), not by what
+-- was ever recorded.
+DROP INDEX owned_object_by_team;

@@ -35,6 +35,10 @@ public class OwnershipStore {
     private static final int RECORD_BATCH = 500;
     private static final String COLUMNS = "id, kind, owner_user, owner_team, parent_id, created_at, expires_at";
 
+    static final String LIVE_QUERY = """
+            SELECT * FROM owned_object WHERE kind = :kind AND deleted_at IS NULL
+            AND (CAST(:team AS VARCHAR(255)) IS NULL OR owner_team = :team) ORDER BY created_at DESC LIMIT :limit""";
+
     private final JdbcClient jdbc;
     private final Clock clock;
     /** PostgreSQL, or H2 in its PostgreSQL mode (the gateway's default URL): both take {@code ON CONFLICT DO NOTHING}. */
@@ -122,12 +126,12 @@ public class OwnershipStore {
         return found;
     }
 
-    /** Live (not deleted) objects of a kind, newest first, optionally of one team. */
+    /**
+     * Live (not deleted) objects of a kind, newest first, optionally of one team: read from the live range of the kind in
+     * {@code owned_object_reapable}, so its cost is what is alive (containers, which the reaper deletes when idle).
+     */
     public List<OwnedObject> live(ObjectKind kind, String team, int limit) {
-        return jdbc.sql("""
-                        SELECT * FROM owned_object WHERE kind = :kind AND deleted_at IS NULL
-                        AND (CAST(:team AS VARCHAR(255)) IS NULL OR owner_team = :team) ORDER BY created_at DESC LIMIT :limit""")
-                .param("kind", kind.name()).param("team", team).param("limit", limit).query(OwnershipStore::map).list();
+        return jdbc.sql(LIVE_QUERY).param("kind", kind.name()).param("team", team).param("limit", limit).query(OwnershipStore::map).list();
     }
 
     /** Marks the object deleted; it stays on record so a reused id can never change hands. */

@@ -76,6 +76,13 @@ class ReapableQueryTest {
         assertThat(store.reapable(ObjectKind.FILE, NOW, false, BATCH)).extracting(OwnedObject::id)
                 .containsExactlyInAnyOrder(IntStream.range(0, 5).mapToObj(i -> "file-expired" + i).toArray(String[]::new));
 
+        assertThat(store.live(ObjectKind.CONTAINER, "analytics", 10)).as("the admin's list: the newest live ones")
+                .hasSize(10).allSatisfy(object -> assertThat(object.id()).matches("cntr_live9[0-9][0-9]"));
+        String live = explain(jdbc, database, OwnershipStore.LIVE_QUERY)
+                .param("kind", ObjectKind.CONTAINER.name()).param("team", "analytics").param("limit", 10).query(String.class).list().toString();
+        assertThat(live).as("the live range of the kind").containsPattern(database.equals("h2")
+                ? "owned_object_reapable: kind = .*\\s+AND deleted_at IS NULL" : "Index Cond: .*kind.*AND \\(deleted_at IS NULL\\)");
+
         for (boolean undated : new boolean[] {true, false}) {
             String plan = plan(jdbc, database, undated);
             assertThat(plan).as("plan on %s, undated %s", database, undated).contains("owned_object_reapable");
@@ -92,15 +99,17 @@ class ReapableQueryTest {
     }
 
     private static String plan(JdbcClient jdbc, String database, boolean undated) {
-        String explain = database.equals("h2") ? "EXPLAIN ANALYZE " : "EXPLAIN ";
-        if (database.equals("postgres")) {
-            // The tables are small: without this PostgreSQL may read them whole and sort, as it may for a few thousand
-            // rows. What matters is that the index serves the query in its order, which this asks it to show.
-            jdbc.sql("SET enable_seqscan = off").update();
-        }
-        return String.join("\n", jdbc.sql(explain + OwnershipStore.reapableQuery(undated))
+        return String.join("\n", explain(jdbc, database, OwnershipStore.reapableQuery(undated))
                 .param("kind", (undated ? ObjectKind.CONTAINER : ObjectKind.FILE).name()).param("before", Timestamp.from(NOW)).param("limit", BATCH)
                 .query(String.class).list());
+    }
+
+    /** The plan of {@code query}; H2's with what it read (EXPLAIN ANALYZE). */
+    private static JdbcClient.StatementSpec explain(JdbcClient jdbc, String database, String query) {
+        if (database.equals("h2")) {
+            return jdbc.sql("EXPLAIN ANALYZE " + query);
+        }
+        return jdbc.sql("EXPLAIN " + query);
     }
 
     private static int scanCount(String plan) {
@@ -127,7 +136,9 @@ class ReapableQueryTest {
             } catch (SQLException e) {
                 throw new IllegalStateException("PostgreSQL must run on 127.0.0.1:5432", e);
             }
-            postgres.setURL(LocalPostgres.URL + "?currentSchema=" + schema);
+            // The tables are small: PostgreSQL would read them whole, as it may for a few thousand rows. What matters is
+            // which index range serves each query, which its connections are asked to show.
+            postgres.setURL(LocalPostgres.URL + "?currentSchema=" + schema + "&options=-c%20enable_seqscan%3Doff");
             dataSource = postgres;
         }
         var flyway = Flyway.configure().dataSource(dataSource);
