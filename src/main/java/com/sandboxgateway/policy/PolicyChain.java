@@ -83,9 +83,10 @@ public final class PolicyChain {
     }
 
     /**
-     * A stream event was flushed to the client: settles the bookkeeping {@link #answered} left staged, while the
-     * client reads the event and before the relay reads the next, so the stream (and the handler) ends only once
-     * everything its events staged is settled, the final event's turn and spend charges included.
+     * Stream events were flushed to the client (one, or those the upstream sent together): settles the bookkeeping
+     * {@link #answered} left staged, in one transaction, while the client reads them and before the relay waits for the
+     * next, so the stream (and the handler) ends only once everything its events staged is settled, the final event's
+     * turn and spend charges included.
      *
      * @throws com.sandboxgateway.api.GatewayException from a write's fallback: the stream ends with that error
      */

@@ -27,8 +27,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Copies an upstream answer to the client in one of three ways: event streams event by event (each
- * inspected, then flushed, then what it staged settled unless it had to be before), JSON answers that
- * inspectors want whole, and everything else byte for byte as it arrives.
+ * inspected, then written; flushed, and what the written events staged settled unless it had to be before,
+ * whenever the next event is not already here), JSON answers that inspectors want whole, and everything else
+ * byte for byte as it arrives.
  */
 final class ResponseRelay {
 
@@ -135,7 +136,18 @@ final class ResponseRelay {
         response.flushBuffer();
         SseEventReader reader = new SseEventReader(upstream.body(), maxJsonBytes);
         Answer last = null;
+        boolean written = false;
+        boolean anyFlushed = false;
         while (true) {
+            // Events the upstream sent together go out in one write; nothing written waits for the upstream, and the
+            // first event (the response's id, what the client waits for) goes out alone.
+            if (written && (!anyFlushed || !reader.hasBufferedEvent())) {
+                if (!flushed(exchange, upstream, chain, out, last)) {
+                    return;
+                }
+                written = false;
+                anyFlushed = true;
+            }
             SseEvent event;
             try {
                 event = reader.next();
@@ -158,20 +170,35 @@ final class ResponseRelay {
                 endWithError(out, upstream, e.code(), e.getMessage(), last);
                 return;
             }
-            boolean sent = send(out, event.raw());
             last = answer;
+            written = true;
             try {
-                // Even for a client gone away: what the event staged (its owner rows) is written all the same.
-                chain.relayed(exchange);
-            } catch (GatewayException e) {
-                endWithError(out, upstream, e.code(), e.getMessage(), last);
-                return;
-            }
-            if (!sent) {
-                upstream.abort();
+                out.write(event.raw());
+            } catch (IOException clientGone) {
+                flushed(exchange, upstream, chain, out, last);
                 return;
             }
         }
+    }
+
+    /**
+     * Flushes the events written so far and settles what they staged, while the client reads them; false when that
+     * ended the stream: the client went away (the upstream call is cancelled) or the settling failed (an error event
+     * ended it).
+     */
+    private boolean flushed(Exchange exchange, UpstreamResponse upstream, PolicyChain chain, OutputStream out, Answer last) {
+        boolean sent = flush(out);
+        try {
+            // Even for a client gone away: what the events staged (their owner rows) is written all the same.
+            chain.relayed(exchange);
+        } catch (GatewayException e) {
+            endWithError(out, upstream, e.code(), e.getMessage(), last);
+            return false;
+        }
+        if (!sent) {
+            upstream.abort();
+        }
+        return sent;
     }
 
     private void endWithError(OutputStream out, UpstreamResponse upstream, ErrorCode code, String message, Answer last) {
@@ -189,6 +216,15 @@ final class ResponseRelay {
     private static boolean send(OutputStream out, byte[] bytes) {
         try {
             out.write(bytes);
+        } catch (IOException clientGone) {
+            return false;
+        }
+        return flush(out);
+    }
+
+    /** False when the client has gone away. */
+    private static boolean flush(OutputStream out) {
+        try {
             out.flush();
             return true;
         } catch (IOException clientGone) {

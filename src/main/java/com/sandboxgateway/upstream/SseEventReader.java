@@ -80,6 +80,34 @@ public final class SseEventReader {
         return new SseEvent(Arrays.copyOf(raw, size), event, data.text(), false);
     }
 
+    /**
+     * Whether the next event lies whole in what was read from the stream already, so {@link #next} returns it
+     * without waiting for more: the bytes are scanned for its end as {@code next} reads them (a line with bytes,
+     * then an empty line), nothing is consumed.
+     */
+    public boolean hasBufferedEvent() {
+        boolean carriageReturn = afterCarriageReturn;
+        boolean lineHasBytes = false;
+        boolean hasFields = false;
+        for (int i = position; i < limit; i++) {
+            byte b = buffer[i];
+            if (carriageReturn && b == '\n') {
+                carriageReturn = false;
+                continue;
+            }
+            carriageReturn = b == '\r';
+            if (b != '\n' && b != '\r') {
+                lineHasBytes = true;
+            } else if (lineHasBytes) {
+                hasFields = true;
+                lineHasBytes = false;
+            } else if (hasFields) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether the line {@code [from, to)} of the event starts with {@code prefix}. */
     private boolean startsWith(int from, int to, byte[] prefix) {
         return to - from >= prefix.length && Arrays.equals(raw, from, from + prefix.length, prefix, 0, prefix.length);

@@ -2,14 +2,23 @@ package com.sandboxgateway.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.core5.http.ContentType;
-import org.apache.hc.core5.http.io.entity.StringEntity;
+import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -51,6 +60,54 @@ class ResponseRelayTest {
         assertThat(seen).containsExactly("response.created when the client had 0 events",
                 "response.output_item.added when the client had 1 events", "response.output_item.done when the client had 2 events",
                 "response.completed when the client had 3 events");
+        assertThat(client.getContentAsString()).isEqualTo(STREAM);
+    }
+
+    @Test
+    void shouldFlushTheFirstEventAloneAndTheEventsThatArrivedTogetherAtOnce() throws Exception {
+        List<String> flushed = new ArrayList<>();
+        List<String> settledAfter = new ArrayList<>();
+        MockHttpServletResponse client = new MockHttpServletResponse();
+        HttpServletResponse flushes = new HttpServletResponseWrapper(client) {
+            @Override
+            public ServletOutputStream getOutputStream() throws IOException {
+                ServletOutputStream out = client.getOutputStream();
+                return new ServletOutputStream() {
+                    @Override
+                    public void write(int b) throws IOException {
+                        out.write(b);
+                    }
+
+                    @Override
+                    public void write(byte[] bytes, int offset, int length) throws IOException {
+                        out.write(bytes, offset, length);
+                    }
+
+                    @Override
+                    public void flush() throws IOException {
+                        flushed.add(count(client) + " events");
+                        out.flush();
+                    }
+
+                    @Override
+                    public boolean isReady() {
+                        return true;
+                    }
+
+                    @Override
+                    public void setWriteListener(WriteListener listener) {
+                    }
+                };
+            }
+        };
+        ResponseInspector bookkeeping = (exchange, answer) -> exchange.settlement().write(
+                new Noted(false, () -> settledAfter.add(answer.type() + " when " + flushed.size() + " flushes")));
+
+        relay.relay(exchange(), stream(STREAM), chainOf(bookkeeping), flushes);
+
+        assertThat(flushed).as("the first event, then the other three, read together").containsExactly("1 events", "4 events");
+        assertThat(settledAfter).as("what each staged, settled once it was flushed").containsExactly("response.created when 1 flushes",
+                "response.output_item.added when 2 flushes", "response.output_item.done when 2 flushes", "response.completed when 2 flushes");
         assertThat(client.getContentAsString()).isEqualTo(STREAM);
     }
 
@@ -102,11 +159,13 @@ class ResponseRelayTest {
             }
         };
 
-        relay.relay(exchange(), stream(STREAM), chainOf(failingRows), client);
+        // The upstream sends the four events at once, then four more: the rows are written once the first four are
+        // flushed, and the stream ends there.
+        relay.relay(exchange(), stream(new SequenceInputStream(bytes(STREAM), bytes(STREAM))), chainOf(failingRows), client);
 
-        assertThat(client.getContentAsString()).isEqualTo(event(0, "response.created") + event(1, "response.output_item.added")
+        assertThat(client.getContentAsString()).isEqualTo(STREAM
                 + "event: error\ndata: {\"type\":\"error\",\"code\":\"audit_unavailable\","
-                + "\"message\":\"the rows could be written nowhere\",\"param\":null,\"sequence_number\":2}\n\n");
+                + "\"message\":\"the rows could be written nowhere\",\"param\":null,\"sequence_number\":4}\n\n");
     }
 
     /** A write that runs {@code made} as it is written and again as its fallback, so a throwing one fails both ways. */
@@ -140,10 +199,19 @@ class ResponseRelayTest {
     }
 
     private static UpstreamResponse stream(String body) {
+        return stream(bytes(body));
+    }
+
+    /** A stream whose reads return what {@code body}'s reads return: one event or several at a time. */
+    private static UpstreamResponse stream(InputStream body) {
         BasicClassicHttpResponse response = new BasicClassicHttpResponse(200);
         response.addHeader("Content-Type", "text/event-stream; charset=utf-8");
-        response.setEntity(new StringEntity(body, ContentType.parse("text/event-stream; charset=utf-8")));
+        response.setEntity(new InputStreamEntity(body, ContentType.parse("text/event-stream; charset=utf-8")));
         return new UpstreamResponse(new HttpPost("/v1/responses"), response);
+    }
+
+    private static InputStream bytes(String text) {
+        return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static String event(int sequence, String type) {

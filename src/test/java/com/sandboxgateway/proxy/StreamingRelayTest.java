@@ -52,6 +52,27 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
     }
 
     @Test
+    void shouldRelayEventsSentTogetherWithoutHoldingOneBackForTheNext() throws Exception {
+        CountDownLatch clientSawSecondEvent = new CountDownLatch(1);
+        AtomicBoolean relayedBeforeNext = new AtomicBoolean();
+        ScriptedUpstream.answerWith(exchange -> {
+            OutputStream out = startStream(exchange);
+            send(out, CREATED + IN_PROGRESS);
+            relayedBeforeNext.set(await(clientSawSecondEvent));
+            send(out, COMPLETED);
+        });
+
+        try (StreamClient client = StreamClient.open(port)) {
+            assertThat(client.nextEvent()).isEqualTo(CREATED);
+            assertThat(client.nextEvent()).isEqualTo(IN_PROGRESS);
+            clientSawSecondEvent.countDown();
+            assertThat(client.nextEvent()).isEqualTo(COMPLETED);
+            assertThat(client.nextEvent()).isNull();
+        }
+        assertThat(relayedBeforeNext).as("both events relayed while the upstream waited").isTrue();
+    }
+
+    @Test
     void shouldCancelTheUpstreamCallWhenTheClientGoesAway() throws Exception {
         CountDownLatch upstreamCutOff = new CountDownLatch(1);
         ScriptedUpstream.answerWith(exchange -> {

@@ -53,6 +53,19 @@ class SseEventReaderTest {
     }
 
     @Test
+    void shouldTellWhetherTheNextEventIsReadAlready() throws IOException {
+        String stream = "event: a\r\ndata: 1\r\n\r\n: comment\n\nevent: b\ndata: 2\n";
+        SseEventReader reader = new SseEventReader(new ByteArrayInputStream(stream.getBytes(StandardCharsets.UTF_8)), 1 << 20);
+
+        assertThat(reader.hasBufferedEvent()).as("nothing read yet").isFalse();
+        assertThat(reader.next().data()).isEqualTo("1");
+        assertThat(reader.hasBufferedEvent()).as("the comment, whole").isTrue();
+        assertThat(reader.next().data()).isNull();
+        assertThat(reader.hasBufferedEvent()).as("b, without its blank line").isFalse();
+        assertThat(reader.next().complete()).isFalse();
+    }
+
+    @Test
     void shouldEndWithoutADoneSentinelAndFlagACutOffEvent() throws IOException {
         List<SseEvent> events = readAll(new ByteArrayInputStream("data: {\"a\":1}\n\ndata: {\"b\"".getBytes(StandardCharsets.UTF_8)));
 
