@@ -224,6 +224,18 @@ measure() {
 }
 field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
 
+# warm_up BACKEND CONNS MIN_SECONDS: 15 s loads through the gateway until the JIT compilers took under a tenth of its
+# CPU in the last 15 s (a busy machine starves them), after at least MIN_SECONDS and at most WARMUP_MAX.
+warm_up() {
+    local warm=0
+    while (( warm < WARMUP_MAX )); do
+        measure "warmup-$1" gateway "$GW_PORT" "$GW_PID" "$2" 15
+        warm=$(( warm + 15 ))
+        (( warm >= $3 )) && tail -n 1 "$RESULTS" | awk -F'\t' '{ exit !($12 * 10 < $9) }' && break
+    done
+    log "gateway ($1): warm after ${warm}s ($(tail -n 1 "$RESULTS" | cut -f9,12 | tr '\t' '/') us/req CPU/JIT)"
+}
+
 TTFE="$OUT_DIR/ttfe.tsv"
 printf 'backend\ttarget\tmedian_ms\tp90_ms\tp99_ms\tload1\n' >"$TTFE"
 ttfe() {
@@ -302,24 +314,18 @@ for backend in $BACKENDS; do
         "http://127.0.0.1:$GW_PORT/v1/responses")
     [[ $probe == *' 200' ]] || die "a benchmark request through the gateway failed: ${probe: -400}"
     log "gateway ($backend): ready after ${start_ms} ms; warm-up at 16 connections, ${WARMUP}-${WARMUP_MAX}s"
-    warm=0
-    while (( warm < WARMUP_MAX )); do
-        measure "warmup-$backend" gateway "$GW_PORT" "$GW_PID" 16 15
-        warm=$(( warm + 15 ))
-        # Warm once the JIT compilers took under a tenth of the gateway's CPU in the last 15 s.
-        (( warm >= WARMUP )) && tail -n 1 "$RESULTS" | awk -F'\t' '{ exit !($12 * 10 < $9) }' && break
-    done
-    log "gateway ($backend): warm after ${warm}s ($(tail -n 1 "$RESULTS" | cut -f9,12 | tr '\t' '/') us/req CPU/JIT)"
+    warm_up "$backend" 16 "$WARMUP"
     for conns in $CONNECTIONS; do
         log "gateway ($backend), $conns connections, ${DURATION}s (load $(load1))"
         measure "$backend" gateway "$GW_PORT" "$GW_PID" "$conns" "$DURATION"
     done
     rss_loaded=$(proc_kib "$GW_PID" VmRSS)
     if (( TTFE_N > 0 )); then
-        # The warm-up above is non-streaming: without this the first streams run the relay's event path
-        # interpreted, and the time to first event measures the JIT (median +2-4 ms cold, +0.3 ms warm).
-        log "gateway ($backend): 15 s of streams at 4 connections before the time to first event"
-        BENCH_STREAM=true measure "warmup-stream-$backend" gateway "$GW_PORT" "$GW_PID" 4 15
+        # The warm-up above is non-streaming: the relay's event path is still to be compiled, and the JIT then runs
+        # on the gateway's core while the first events are timed (after 15 s of streams C2 still took half the
+        # gateway's CPU, and the time to first event measured the compiler). So streams until the JIT is quiet too.
+        log "gateway ($backend): streams at 4 connections before the time to first event, up to ${WARMUP_MAX}s"
+        BENCH_STREAM=true warm_up "$backend" 4 15
     fi
     ttfe "$backend" gateway "$GW_PORT"
     printf '%s\t%s\t%s\t%s\t%s\n' "$backend" "$rss_idle" "$rss_loaded" "$(proc_kib "$GW_PID" VmHWM)" "$start_ms" >>"$MEMORY"
