@@ -7,8 +7,13 @@ wrk.method = "POST"
 wrk.path = "/v1/responses"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer " .. (os.getenv("BENCH_API_KEY") or "sk-gw-dev-alice")
--- BENCH_STREAM=true asks for the SSE stream instead; run.sh uses it only to warm up the relay.
-local stream = os.getenv("BENCH_STREAM") == "true" and '"stream":true,' or ""
+-- BENCH_STREAM=true asks for the SSE stream instead, as an SDK does (stream:true and Accept: text/event-stream: the
+-- gateway passes Accept on, and bench/proxy.sh's fake upstream streams only for it); used to warm up the relay.
+local streaming = os.getenv("BENCH_STREAM") == "true"
+local stream = streaming and '"stream":true,' or ""
+if streaming then
+  wrk.headers["Accept"] = "text/event-stream"
+end
 -- BENCH_FILE_ID names an uploaded file for the container (bench/proxy.sh), so the gateway checks its owner.
 local file = os.getenv("BENCH_FILE_ID")
 local files = file and (',"file_ids":["' .. file .. '"]') or ""
