@@ -18,7 +18,9 @@ import java.util.Map;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.context.ApplicationContext;
 
 import com.openai.core.JsonValue;
 import com.openai.errors.BadRequestException;
@@ -28,6 +30,9 @@ import com.openai.models.files.FilePurpose;
 import com.openai.models.responses.ResponseCreateParams;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 import com.sandboxgateway.support.OpenAiStub;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.registry.otlp.OtlpMeterRegistry;
 
 /**
  * Scrapes {@code /actuator/prometheus} (open, no key) around a scripted workload of one team and checks
@@ -39,6 +44,8 @@ class PrometheusScrapeTest extends GatewayIntegrationTest {
 
     @LocalManagementPort
     int managementPort;
+    @Autowired
+    ApplicationContext context;
 
     @Test
     void shouldCountRequestsRefusalsUsageSanitizationAndFindingsByTeam(@TempDir Path dir) throws Exception {
@@ -75,6 +82,13 @@ class PrometheusScrapeTest extends GatewayIntegrationTest {
         assertThat(after.delta(before, "gateway_upstream_latency_seconds_count", Map.of("route", "responses_create"))).isEqualTo(1);
         assertThat(after.text()).contains("gateway_upstream_latency_seconds_bucket{", "resilience4j_circuitbreaker_state{",
                 "jvm_memory_used_bytes{");
+    }
+
+    @Test
+    void shouldKeepTheMetersToThisEndpointUnlessAnOtlpPushIsTurnedOn() {
+        // The OpenTelemetry starter would add a registry pushing every meter to localhost:4318 each minute.
+        assertThat(context.getBeanNamesForType(OtlpMeterRegistry.class)).isEmpty();
+        assertThat(context.getBeanNamesForType(PrometheusMeterRegistry.class)).hasSize(1);
     }
 
     @Test
