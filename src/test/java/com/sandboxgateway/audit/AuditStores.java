@@ -1,8 +1,5 @@
 package com.sandboxgateway.audit;
 
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.UUID;
 
 import javax.sql.DataSource;
@@ -19,6 +16,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import com.sandboxgateway.store.GroupCommit;
 import com.sandboxgateway.store.SqlDialect;
+import com.sandboxgateway.support.LocalPostgres;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -52,15 +50,7 @@ final class AuditStores {
 
     /** A new schema on the local PostgreSQL (127.0.0.1:5432), reached through {@code port} (a proxy, or 5432). */
     static DataSource postgres(String schema, int port) {
-        PGSimpleDataSource admin = new PGSimpleDataSource();
-        admin.setURL("jdbc:postgresql://127.0.0.1:5432/test");
-        admin.setUser("postgres");
-        try (Connection connection = admin.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-            statement.execute("CREATE SCHEMA " + schema);
-        } catch (SQLException e) {
-            throw new IllegalStateException("PostgreSQL must run on 127.0.0.1:5432", e);
-        }
+        LocalPostgres.recreateSchema(schema);
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setURL("jdbc:postgresql://127.0.0.1:" + port + "/test?currentSchema=" + schema + "&connectTimeout=2&socketTimeout=5");
         dataSource.setUser("postgres");

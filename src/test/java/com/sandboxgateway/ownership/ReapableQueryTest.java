@@ -2,9 +2,6 @@ package com.sandboxgateway.ownership;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -127,15 +124,9 @@ class ReapableQueryTest {
             dataSource = h2;
         } else {
             schema = "reapable_query_test";
+            LocalPostgres.recreateSchema(schema);
             PGSimpleDataSource postgres = new PGSimpleDataSource();
-            postgres.setURL(LocalPostgres.URL);
             postgres.setUser("postgres");
-            try (Connection connection = postgres.getConnection(); Statement statement = connection.createStatement()) {
-                statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-                statement.execute("CREATE SCHEMA " + schema);
-            } catch (SQLException e) {
-                throw new IllegalStateException("PostgreSQL must run on 127.0.0.1:5432", e);
-            }
             // The tables are small: PostgreSQL would read them whole, as it may for a few thousand rows. What matters is
             // which index range serves each query, which its connections are asked to show.
             postgres.setURL(LocalPostgres.URL + "?currentSchema=" + schema + "&options=-c%20enable_seqscan%3Doff");

@@ -19,14 +19,18 @@ public final class LocalPostgres {
     }
 
     public static synchronized void recreateSchema() {
-        if (recreated) {
-            return;
+        if (!recreated) {
+            recreateSchema(SCHEMA);
+            recreated = true;
         }
+    }
+
+    /** Drops {@code schema} and creates it empty: a test's own, to be migrated from scratch. */
+    public static void recreateSchema(String schema) {
         try (Connection connection = DriverManager.getConnection(URL, "postgres", "");
              Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
-            statement.execute("CREATE SCHEMA " + SCHEMA);
-            recreated = true;
+            statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            statement.execute("CREATE SCHEMA " + schema);
         } catch (SQLException e) {
             throw new IllegalStateException("PostgreSQL must run on 127.0.0.1:5432 (see README): " + e.getMessage(), e);
         }
