@@ -37,204 +37,20 @@ BENCH="$ROOT/bench"
 
 DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-45}
-WARMUP_MAX=${WARMUP_MAX:-240}
 CONNECTIONS=${CONNECTIONS:-"1 16"}
 BACKENDS=${BACKENDS:-"memory redis"}
 TTFE_N=${TTFE_N:-200}
-PROXY_CPUS=${PROXY_CPUS:-0}
-LOAD_CPUS=${LOAD_CPUS:-1}
-GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS:-"-XX:+UseSerialGC -Xmx192m -Xss512k -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=160m"}
 GATEWAY_ARGS=${GATEWAY_ARGS:-""}
 PROFILE=${PROFILE:-0}
-UPSTREAM_PORT=${UPSTREAM_PORT:-18189}
-PROXY_PORT=${PROXY_PORT:-18190}
 GW_PORT=${GW_PORT:-18180}
 MGMT_PORT=${MGMT_PORT:-18181}
-REDIS_DB=${REDIS_DB:-13}
-PG_SCHEMA=${PG_SCHEMA:-bench_proxy}
 OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/sandbox-gateway-proxy.XXXXXX")}
 mkdir -p "$OUT_DIR"
 
-# shellcheck source=bench/lib.sh
-source "$BENCH/lib.sh"
-
-for tool in wrk nginx curl taskset; do
-    command -v "$tool" >/dev/null 2>&1 || [[ -x /usr/sbin/$tool ]] \
-        || die "$tool is missing (Debian: apt-get install -y wrk nginx-light curl util-linux)"
-done
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-if [[ " $BACKENDS " == *" redis "* ]]; then
-    command -v psql >/dev/null 2>&1 || die "psql is needed to prepare the PostgreSQL schema (apt-get install -y postgresql-client)"
-fi
-
-JAVA=$(find_java) || die "no Java 21+ found; set JAVA_HOME"
-JAVA_HOME=$(dirname "$(dirname "$(readlink -f "$JAVA")")")
-JAR=$(gateway_jar)
-
-require_free_ports "$UPSTREAM_PORT" "$PROXY_PORT" "$GW_PORT" "$MGMT_PORT"
-
-# --- the fake upstream and the plain proxy (nginx) -----------------------------------------------
-
-# A text for nginx's `return 200 '...'`: nginx unescapes \\ and \' inside quotes, so double them;
-# REQUEST_ID becomes the time of the request ($id_time, below) and nginx's $request_id.
-nginx_text() { sed -e 's/\\/\\\\/g' -e "s/'/\\\\'/g" -e 's/REQUEST_ID/${id_time}$request_id/g' "$1"; }
-
-mkdir -p "$OUT_DIR/upstream" "$OUT_DIR/proxy"
-# $request_id (32 random hex digits) in place of REQUEST_ID makes every answer's response, item,
-# container and file ids new, so the gateway records fresh ownership rows and a fresh audit record for
-# each, as it would upstream. Like OpenAI's, whose ids begin with the object's created_at (8 hex digits:
-# resp_67ccd2be... was created at 0x67ccd2be), they begin with the time, here the request's in milliseconds
-# ($msec without its dot, 13 digits), so they sort in the order they were made: with uniformly random ids every
-# row the gateway keys by them would land in a random page of its index, a cost OpenAI's ids do not cause.
-# The stream (10 KB, too long for one nginx parameter) is a file whose ids sub_filter replaces; error_page
-# turns the static module's 405 for a POST into the file.
-cat >"$OUT_DIR/upstream/nginx.conf" <<EOF
-worker_processes 1;
-error_log $OUT_DIR/upstream/error.log warn;
-pid $OUT_DIR/upstream/nginx.pid;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    keepalive_requests 10000000;
-    client_body_temp_path $OUT_DIR/upstream/body;
-    map \$msec \$id_time { "~^(?<s>[0-9]+)[.](?<ms>[0-9]+)\$" "\$s\$ms"; }
-    server {
-        listen 127.0.0.1:$UPSTREAM_PORT;
-        default_type application/json;
-        location = /v1/files { return 200 '$(nginx_text "$BENCH/proxy/file.json")'; }
-        location = /v1/responses {
-            if (\$http_accept ~ event-stream) { rewrite ^ /stream last; }
-            return 200 '$(nginx_text "$BENCH/proxy/answer.json")';
-        }
-        location = /stream {
-            internal;
-            alias $BENCH/proxy/answer.sse;
-            default_type text/event-stream;
-            sub_filter_types text/event-stream;
-            sub_filter_once off;
-            sub_filter REQUEST_ID \${id_time}\$request_id;
-            error_page 405 =200 /stream;
-        }
-        location / { return 404 '{"error":{"message":"not in the benchmark","type":"invalid_request_error"}}'; }
-    }
-}
-EOF
-cat >"$OUT_DIR/proxy/nginx.conf" <<EOF
-worker_processes 1;
-error_log $OUT_DIR/proxy/error.log warn;
-pid $OUT_DIR/proxy/nginx.pid;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    keepalive_requests 10000000;
-    client_body_temp_path $OUT_DIR/proxy/body;
-    proxy_temp_path $OUT_DIR/proxy/temp;
-    upstream openai { server 127.0.0.1:$UPSTREAM_PORT; keepalive 64; }
-    server {
-        listen 127.0.0.1:$PROXY_PORT;
-        location / {
-            proxy_pass http://openai;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_buffering off;
-        }
-    }
-}
-EOF
-
-PIDS=()
-cleanup() {
-    local pid
-    # Only what this script started, by pid; nginx masters stop their own workers.
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for _ in $(seq 1 100); do
-        local alive=""
-        for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-        [[ -z "$alive" ]] && break
-        sleep 0.1
-    done
-    for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-start_nginx() {
-    local name=$1 cpus=$2
-    taskset -c "$cpus" "$NGINX" -p "$OUT_DIR/$name" -c "$OUT_DIR/$name/nginx.conf" -g 'daemon off;' \
-        >"$OUT_DIR/$name/stdout.log" 2>&1 &
-    echo $!
-}
-UPSTREAM_PID=$(start_nginx upstream "$LOAD_CPUS")
-PROXY_PID=$(start_nginx proxy "$PROXY_CPUS")
-PIDS+=("$UPSTREAM_PID" "$PROXY_PID")
-
-# --- measurement helpers -------------------------------------------------------------------------
-
-CLK_TCK=$(getconf CLK_TCK)
-# utime + stime of a process and of its children still running (nginx's workers), in clock ticks.
-tree_ticks() {
-    local total=0 pid
-    for pid in $1 $(pgrep -P "$1" || true); do
-        total=$(( total + $(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{ print $12 + $13 }' || echo 0) ))
-    done
-    echo "$total"
-}
-# utime + stime of a JVM's JIT compiler threads: on a busy machine a gateway can spend minutes compiling,
-# and its CPU per request then says more about the warm-up than about the request path.
-jit_ticks() {
-    local total=0 task
-    for task in /proc/"$1"/task/*; do
-        if [[ "$(cat "$task/comm" 2>/dev/null)" == C[12]\ Compiler* ]]; then
-            total=$(( total + $(sed 's/.*) //' "$task/stat" 2>/dev/null | awk '{ print $12 + $13 }' || echo 0) ))
-        fi
-    done
-    echo "$total"
-}
-load1() { cut -d' ' -f1 /proc/loadavg; }
-
-wait_for upstream "$UPSTREAM_PID" "$OUT_DIR/upstream/error.log" answers "http://127.0.0.1:$UPSTREAM_PORT/"
-wait_for proxy "$PROXY_PID" "$OUT_DIR/proxy/error.log" answers "http://127.0.0.1:$PROXY_PORT/"
-
-RESULTS="$OUT_DIR/results.tsv"
-printf 'backend\tconns\ttarget\trps\tp50_us\tp99_us\terrors\trequests\tserver_cpu_us_per_req\tupstream_cpu_us_per_req\tload1\tjit_cpu_us_per_req\n' >"$RESULTS"
-
-# measure BACKEND TARGET PORT SERVER_PID CONNS SECONDS: one wrk run, appended to results.tsv.
-measure() {
-    local backend=$1 target=$2 port=$3 server=$4 conns=$5 seconds=$6 out server0 upstream0 jit0 r
-    out="$OUT_DIR/wrk-$backend-$target-c$conns.txt"
-    server0=$(tree_ticks "$server")
-    jit0=$(jit_ticks "$server")
-    upstream0=$(tree_ticks "$UPSTREAM_PID")
-    BENCH_FILE_ID=file-benchdata0001 taskset -c "$LOAD_CPUS" wrk -t1 -c"$conns" -d"${seconds}s" --timeout 10s \
-        --latency -s "$BENCH/responses.lua" "http://127.0.0.1:$port" >"$out" 2>&1 || die "wrk failed, see $out"
-    r=$(grep '^BENCH_RESULT' "$out") || die "wrk printed no result, see $out"
-    local requests server_t upstream_t jit_t
-    requests=$(field "$r" requests)
-    server_t=$(( $(tree_ticks "$server") - server0 ))
-    jit_t=$(( $(jit_ticks "$server") - jit0 ))
-    upstream_t=$(( $(tree_ticks "$UPSTREAM_PID") - upstream0 ))
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$backend" "$conns" "$target" "$(field "$r" rps)" \
-        "$(field "$r" p50_us)" "$(field "$r" p99_us)" \
-        $(( $(field "$r" err_connect) + $(field "$r" err_read) + $(field "$r" err_write) + $(field "$r" err_status) + $(field "$r" err_timeout) )) \
-        "$requests" \
-        "$(awk -v t="$server_t" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.0f", n ? t * 1e6 / hz / n : 0 }')" \
-        "$(awk -v t="$upstream_t" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.0f", n ? t * 1e6 / hz / n : 0 }')" \
-        "$(load1)" "$(awk -v t="$jit_t" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.0f", n ? t * 1e6 / hz / n : 0 }')" \
-        >>"$RESULTS"
-}
-field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
-
-# warm_up BACKEND CONNS MIN_SECONDS: 15 s loads through the gateway until the JIT compilers took under a tenth of its
-# CPU in the last 15 s (a busy machine starves them), after at least MIN_SECONDS and at most WARMUP_MAX.
-warm_up() {
-    local warm=0
-    while (( warm < WARMUP_MAX )); do
-        measure "warmup-$1" gateway "$GW_PORT" "$GW_PID" "$2" 15
-        warm=$(( warm + 15 ))
-        (( warm >= $3 )) && tail -n 1 "$RESULTS" | awk -F'\t' '{ exit !($12 * 10 < $9) }' && break
-    done
-    log "gateway ($1): warm after ${warm}s ($(tail -n 1 "$RESULTS" | cut -f9,12 | tr '\t' '/') us/req CPU/JIT)"
-}
+# shellcheck source=bench/proxy-lib.sh
+source "$BENCH/proxy-lib.sh"
+needs_psql $BACKENDS
+require_free_ports "$GW_PORT" "$MGMT_PORT"
 
 TTFE="$OUT_DIR/ttfe.tsv"
 printf 'backend\ttarget\tmedian_ms\tp90_ms\tp99_ms\tload1\n' >"$TTFE"
@@ -270,51 +86,10 @@ printf 'backend\trss_idle_kib\trss_loaded_kib\thwm_kib\tstart_ms\n' >"$MEMORY"
 first_backend=1
 for backend in $BACKENDS; do
     dir="$OUT_DIR/gateway-$backend"
-    mkdir -p "$dir"
-    case $backend in
-        # The embedded H2 as the gateway configures it by default: a file (in this run's directory). Not
-        # in memory: the tables would grow in the heap until full collections took most of the CPU.
-        memory) state=(--gateway.state.backend=memory --spring.datasource.username=sa
-                       '--spring.datasource.url=jdbc:h2:file:./data/bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH') ;;
-        redis)
-            psql -q -h 127.0.0.1 -U postgres -d test -c "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE; CREATE SCHEMA $PG_SCHEMA" \
-                >"$dir/psql.log" 2>&1 || die "could not prepare PostgreSQL schema $PG_SCHEMA, see $dir/psql.log"
-            state=(--gateway.state.backend=redis --spring.data.redis.host=127.0.0.1 --spring.data.redis.port=6379
-                   --spring.data.redis.database="$REDIS_DB"
-                   --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/test?currentSchema=$PG_SCHEMA"
-                   --spring.datasource.username=postgres) ;;
-        *) die "unknown backend '$backend' (memory or redis)" ;;
-    esac
-    log "gateway ($backend): starting on CPUs $PROXY_CPUS with $GATEWAY_JAVA_OPTS"
-    started=$(date +%s%N)
-    # The limits are raised far beyond the load so every request takes the whole path (buckets and
-    # budgets are still checked and charged) and none ends early in a 429. `exec` keeps $! the JVM.
-    # shellcheck disable=SC2086 # GATEWAY_JAVA_OPTS and GATEWAY_ARGS are word-split on purpose
-    (cd "$dir" && exec taskset -c "$PROXY_CPUS" "$JAVA" $GATEWAY_JAVA_OPTS -jar "$JAR" \
-        --server.port="$GW_PORT" --management.server.port="$MGMT_PORT" \
-        --gateway.upstream.base-url="http://127.0.0.1:$UPSTREAM_PORT" --gateway.upstream.api-key=sk-bench \
-        --spring.profiles.active=dev "${state[@]}" \
-        --gateway.policy.org.rate-limit.requests-per-minute=1000000000 --gateway.policy.org.rate-limit.burst=1000000000 \
-        --gateway.policy.org.rate-limit.team-requests-per-minute=1000000000 \
-        --gateway.policy.org.turns.max-per-user-per-day=1000000000 \
-        --gateway.policy.org.spend.max-usd-per-team-per-day=1000000000 \
-        --logging.level.root=WARN $GATEWAY_ARGS) >"$dir/gateway.log" 2>&1 &
-    GW_PID=$!
-    PIDS+=("$GW_PID")
-    wait_for gateway "$GW_PID" "$dir/gateway.log" curl -sf "http://127.0.0.1:$MGMT_PORT/actuator/health/readiness"
-    start_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+    start_gateway "$backend" "$backend" "$GW_PORT" "$MGMT_PORT" "$JAR" "$GATEWAY_JAVA_OPTS" "$GATEWAY_ARGS"
     rss_idle=$(proc_kib "$GW_PID" VmRSS)
-    # The file every benchmark request references in its container's file_ids: uploaded through the
-    # gateway (sanitized, its owner recorded), so the ownership check finds it the caller's.
-    upload=$(curl -s -w ' %{http_code}' -H 'Authorization: Bearer sk-gw-dev-alice' -F purpose=user_data \
-        -F "file=@$BENCH/proxy/data.csv;type=text/csv" "http://127.0.0.1:$GW_PORT/v1/files")
-    [[ $upload == *' 200' ]] || die "the upload through the gateway failed: $upload"
-    probe=$(curl -s -w ' %{http_code}' -H 'Authorization: Bearer sk-gw-dev-alice' -H 'Content-Type: application/json' \
-        -d '{"model":"gpt-4.1","input":"hi","tools":[{"type":"code_interpreter","container":{"type":"auto","file_ids":["file-benchdata0001"]}}]}' \
-        "http://127.0.0.1:$GW_PORT/v1/responses")
-    [[ $probe == *' 200' ]] || die "a benchmark request through the gateway failed: ${probe: -400}"
-    log "gateway ($backend): ready after ${start_ms} ms; warm-up at 16 connections, ${WARMUP}-${WARMUP_MAX}s"
-    warm_up "$backend" 16 "$WARMUP"
+    log "gateway ($backend): warm-up at 16 connections, ${WARMUP}-${WARMUP_MAX}s"
+    warm_up "$backend" "$GW_PORT" "$GW_PID" 16 "$WARMUP"
     for conns in $CONNECTIONS; do
         log "gateway ($backend), $conns connections, ${DURATION}s (load $(load1))"
         measure "$backend" gateway "$GW_PORT" "$GW_PID" "$conns" "$DURATION"
@@ -325,10 +100,10 @@ for backend in $BACKENDS; do
         # on the gateway's core while the first events are timed (after 15 s of streams C2 still took half the
         # gateway's CPU, and the time to first event measured the compiler). So streams until the JIT is quiet too.
         log "gateway ($backend): streams at 4 connections before the time to first event, up to ${WARMUP_MAX}s"
-        BENCH_STREAM=true warm_up "$backend" 4 15
+        BENCH_STREAM=true warm_up "$backend" "$GW_PORT" "$GW_PID" 4 15
     fi
     ttfe "$backend" gateway "$GW_PORT"
-    printf '%s\t%s\t%s\t%s\t%s\n' "$backend" "$rss_idle" "$rss_loaded" "$(proc_kib "$GW_PID" VmHWM)" "$start_ms" >>"$MEMORY"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$backend" "$rss_idle" "$rss_loaded" "$(proc_kib "$GW_PID" VmHWM)" "$GW_START_MS" >>"$MEMORY"
     if [[ $PROFILE == 1 && $first_backend == 1 ]]; then
         log "profile: JFR during ${DURATION}s at 16 connections"
         "$JAVA_HOME/bin/jcmd" "$GW_PID" JFR.start name=bench settings=profile "filename=$dir/gateway.jfr" \
@@ -339,9 +114,7 @@ for backend in $BACKENDS; do
         "$JAVA" "$BENCH/HotSpots.java" "$dir/gateway.jfr" >"$dir/hotspots.txt" 2>&1 || true
     fi
     first_backend=0
-    kill "$GW_PID"
-    for _ in $(seq 1 100); do kill -0 "$GW_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$GW_PID" 2>/dev/null || true
+    stop_gateway "$GW_PID"
 done
 
 # --- report --------------------------------------------------------------------------------------
