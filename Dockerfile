@@ -29,7 +29,7 @@ COPY --from=build /build/extracted/application/ ./
 # collector suits the one or two CPUs a gateway replica gets (bench/README.md, "Memory"): no GC threads
 # competing with requests, the smallest footprint; 512 KB stacks are plenty (requests run on virtual
 # threads, whose stacks live on the heap) and cap what Tomcat's and the pools' platform threads reserve.
-ENV JDK_JAVA_OPTIONS="-XX:MaxRAMPercentage=40 -XX:InitialRAMPercentage=20 -XX:+UseSerialGC -Xss512k -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=192m -XX:+ExitOnOutOfMemoryError"
+ENV JDK_JAVA_OPTIONS="-XX:MaxRAMPercentage=40 -XX:InitialRAMPercentage=20 -XX:+UseSerialGC -Xss512k -XX:MaxMetaspaceSize=192m -XX:+ExitOnOutOfMemoryError"
 
 # Ahead-of-time cache (JEP 483/514/515): one training run that starts the application context and exits
 # (-Dspring.context.exit=onRefresh) records the classes it loaded and linked and the methods' profiles;

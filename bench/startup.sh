@@ -16,7 +16,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROUNDS=${ROUNDS:-3}
 CPUS=${CPUS:-$(seq -s, 0 $(( $(nproc) - 1 )))}
-JAVA_OPTS=${JAVA_OPTS:-"-XX:MaxRAMPercentage=75 -XX:+UseSerialGC -Xss512k -XX:ReservedCodeCacheSize=64m"}
+JAVA_OPTS=${JAVA_OPTS:-"-XX:MaxRAMPercentage=75 -XX:+UseSerialGC -Xss512k"}
 PORT=${PORT:-18280}
 MGMT_PORT=${MGMT_PORT:-18281}
 UPSTREAM_PORT=${UPSTREAM_PORT:-18289}
