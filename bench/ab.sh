@@ -2,7 +2,7 @@
 # Two gateways side by side, for a change too small to see across two runs of bench/proxy.sh:
 #
 #   A_JAR=/tmp/old.jar bash bench/ab.sh                          # that jar (A) against target/'s (B)
-#   B_OPTS="$GATEWAY_JAVA_OPTS -XX:ReservedCodeCacheSize=128m" bash bench/ab.sh   # one jar, two sets of flags
+#   B_OPTS="-XX:+UseSerialGC -Xmx192m -Xss512k -XX:ReservedCodeCacheSize=64m" bash bench/ab.sh   # one jar, two sets of flags
 #
 # Both gateways (A and B) run at once against bench/proxy.sh's fake upstream, pinned to the same core, and so does nginx
 # as a plain reverse proxy; after both are warm, ROUNDS rounds each put WINDOW seconds of load at CONNS connections
@@ -11,17 +11,17 @@
 # column says how much it moved. It prints, per side, the median and range over the rounds of CPU per request,
 # requests/s and p50/p99, the median of B's CPU over A's in the same round, and each gateway's peak RSS.
 #
-# Knobs (environment variables), besides bench/proxy.sh's PROXY_CPUS, LOAD_CPUS, WARMUP_MAX, UPSTREAM_PORT, PROXY_PORT:
+# Knobs (environment variables), besides bench/proxy.sh's PROXY_CPUS, LOAD_CPUS and WARMUP_MAX:
 #   A_JAR, B_JAR       the gateways' fat jars (default: JAR, else target/sandbox-gateway-*.jar, built if missing)
 #   A_OPTS, B_OPTS     their JVM flags (default: GATEWAY_JAVA_OPTS, else the image's recommendation for one CPU)
 #   A_ARGS, B_ARGS     extra Spring arguments for each (default: GATEWAY_ARGS)
 #   A_H2_URL, B_H2_URL each one's H2 URL (default: H2_URL, else the gateway's own default)
 #   BACKEND=memory     memory (in-memory state, embedded H2) or redis (A: Redis DB 13 and PostgreSQL schema
-#                      bench_ab_a, B: DB 14 and bench_ab_b)
+#                      bench_ab_a, B: DB 15 and bench_ab_b; the tests use DBs 12 and 14)
 #   ROUNDS=6 WINDOW=10 CONNS=16
 #   STREAM=false       true: the load is streams (stream:true, Accept: text/event-stream) instead of JSON answers
 #   WARMUP=45          seconds of warm-up load through each gateway at least (then until its JIT is quiet)
-#   A_PORT=18380 B_PORT=18382 (management ports one above each)
+#   A_PORT=18380 B_PORT=18382 (management ports one above each) UPSTREAM_PORT=18389 PROXY_PORT=18390
 #   OUT_DIR            logs and raw results (default: a fresh /tmp/sandbox-gateway-ab.*)
 set -euo pipefail
 
@@ -55,7 +55,7 @@ export BENCH_STREAM=$STREAM
 
 REDIS_DB=13 PG_SCHEMA=bench_ab_a H2_URL=${A_H2_URL:-$H2_URL} start_gateway a "$BACKEND" "$A_PORT" $(( A_PORT + 1 )) "$A_JAR" "$A_OPTS" "$A_ARGS"
 A_PID=$GW_PID
-REDIS_DB=14 PG_SCHEMA=bench_ab_b H2_URL=${B_H2_URL:-$H2_URL} start_gateway b "$BACKEND" "$B_PORT" $(( B_PORT + 1 )) "$B_JAR" "$B_OPTS" "$B_ARGS"
+REDIS_DB=15 PG_SCHEMA=bench_ab_b H2_URL=${B_H2_URL:-$H2_URL} start_gateway b "$BACKEND" "$B_PORT" $(( B_PORT + 1 )) "$B_JAR" "$B_OPTS" "$B_ARGS"
 B_PID=$GW_PID
 measure warmup nginx "$PROXY_PORT" "$PROXY_PID" "$CONNS" 5
 warm_up a "$A_PORT" "$A_PID" "$CONNS" "$WARMUP"
