@@ -7,7 +7,7 @@ LOAD_CPUS=${LOAD_CPUS:-1}
 UPSTREAM_PORT=${UPSTREAM_PORT:-18189}
 PROXY_PORT=${PROXY_PORT:-18190}
 WARMUP_MAX=${WARMUP_MAX:-240}
-# The image's recommendation for one CPU (Dockerfile), with the heap set for the embedded H2.
+# The image's recommendation for one CPU (Dockerfile), with the heap fixed at 192 MB (bench/README.md, "Memory").
 GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS:-"-XX:+UseSerialGC -Xmx192m -Xss512k -XX:MaxMetaspaceSize=160m"}
 REDIS_DB=${REDIS_DB:-13}
 PG_SCHEMA=${PG_SCHEMA:-bench_proxy}
@@ -41,7 +41,23 @@ require_free_ports "$UPSTREAM_PORT" "$PROXY_PORT"
 # REQUEST_ID becomes the time of the request ($id_time, below) and nginx's $request_id.
 nginx_text() { sed -e 's/\\/\\\\/g' -e "s/'/\\\\'/g" -e 's/REQUEST_ID/${id_time}$request_id/g' "$1"; }
 
-mkdir -p "$OUT_DIR/upstream" "$OUT_DIR/proxy"
+# nginx_conf NAME HTTP: writes OUT_DIR/NAME/nginx.conf, one worker with its log, pid and temporary files under
+# OUT_DIR/NAME, HTTP (that server's own directives and servers) in its http block.
+nginx_conf() {
+    cat >"$OUT_DIR/$1/nginx.conf" <<EOF
+worker_processes 1;
+error_log $OUT_DIR/$1/error.log warn;
+pid $OUT_DIR/$1/nginx.pid;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    keepalive_requests 10000000;
+    client_body_temp_path $OUT_DIR/$1/body;
+$2
+}
+EOF
+}
+
 # $request_id (32 random hex digits) in place of REQUEST_ID makes every answer's response, item,
 # container and file ids new, so the gateway records fresh ownership rows and a fresh audit record for
 # each, as it would upstream. Like OpenAI's, whose ids begin with the object's created_at (8 hex digits:
@@ -50,15 +66,8 @@ mkdir -p "$OUT_DIR/upstream" "$OUT_DIR/proxy"
 # row the gateway keys by them would land in a random page of its index, a cost OpenAI's ids do not cause.
 # The stream (10 KB, too long for one nginx parameter) is a file whose ids sub_filter replaces; error_page
 # turns the static module's 405 for a POST into the file.
-cat >"$OUT_DIR/upstream/nginx.conf" <<EOF
-worker_processes 1;
-error_log $OUT_DIR/upstream/error.log warn;
-pid $OUT_DIR/upstream/nginx.pid;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    keepalive_requests 10000000;
-    client_body_temp_path $OUT_DIR/upstream/body;
+mkdir -p "$OUT_DIR/upstream" "$OUT_DIR/proxy"
+nginx_conf upstream "$(cat <<EOF
     map \$msec \$id_time { "~^(?<s>[0-9]+)[.](?<ms>[0-9]+)\$" "\$s\$ms"; }
     server {
         listen 127.0.0.1:$UPSTREAM_PORT;
@@ -79,17 +88,9 @@ http {
         }
         location / { return 404 '{"error":{"message":"not in the benchmark","type":"invalid_request_error"}}'; }
     }
-}
 EOF
-cat >"$OUT_DIR/proxy/nginx.conf" <<EOF
-worker_processes 1;
-error_log $OUT_DIR/proxy/error.log warn;
-pid $OUT_DIR/proxy/nginx.pid;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    keepalive_requests 10000000;
-    client_body_temp_path $OUT_DIR/proxy/body;
+)"
+nginx_conf proxy "$(cat <<EOF
     proxy_temp_path $OUT_DIR/proxy/temp;
     upstream openai { server 127.0.0.1:$UPSTREAM_PORT; keepalive 64; }
     server {
@@ -101,8 +102,8 @@ http {
             proxy_buffering off;
         }
     }
-}
 EOF
+)"
 
 PIDS=()
 cleanup() {

@@ -25,6 +25,7 @@
 #   PROXY_CPUS=0 LOAD_CPUS=1   taskset CPU lists: the proxy or gateway / wrk and the upstream
 #   GATEWAY_JAVA_OPTS  the gateway's JVM flags (default: the image's recommendation for one CPU)
 #   GATEWAY_ARGS=""    extra Spring arguments for the gateway
+#   H2_URL             the memory backend's H2 URL (default: the gateway's own, a file under its directory)
 #   PROFILE=0          1: one more 16-connection load on the first backend under JFR, summarised by
 #                      bench/HotSpots.java (the measured figures are taken without JFR)
 #   UPSTREAM_PORT=18189 PROXY_PORT=18190 GW_PORT=18180 MGMT_PORT=18181
