@@ -18,12 +18,17 @@ final class StreamedEntity extends AbstractHttpEntity {
 
     private final InputStream content;
     private final long length;
+    private final Runnable progress;
 
-    /** @param length the body's length, or -1 when unknown (then it is sent chunked) */
-    StreamedEntity(InputStream content, long length, ContentType contentType) {
+    /**
+     * @param length the body's length, or -1 when unknown (then it is sent chunked)
+     * @param progress run after each chunk written
+     */
+    StreamedEntity(InputStream content, long length, ContentType contentType, Runnable progress) {
         super(contentType, null);
         this.content = content;
         this.length = length;
+        this.progress = progress;
     }
 
     @Override
@@ -57,6 +62,7 @@ final class StreamedEntity extends AbstractHttpEntity {
                     break;
                 }
                 out.write(chunk, 0, read);
+                progress.run();
                 remaining -= read;
             }
         }

@@ -17,8 +17,8 @@ import com.sandboxgateway.api.Setting;
  * @param apiKey the organisation's OpenAI key; the only credential that ever goes upstream. Leave it
  *        empty to run against the bundled offline simulator
  * @param connectTimeout how long to wait for a TCP/TLS connection to the upstream
- * @param readTimeout how long to wait for the upstream's answer and between reads of it; long,
- *        because code-interpreter runs take minutes
+ * @param readTimeout how long an exchange with the upstream may stay silent: no byte of the request sent, no
+ *        byte of the answer received; long, because code-interpreter runs take minutes
  * @param streamIdleTimeout how long a streamed answer may stay silent before the gateway ends it with
  *        an {@code error} event
  * @param maxConnections pooled upstream connections; each running call holds one

@@ -9,8 +9,8 @@ import java.util.Map;
  *
  * @param team whose share of the upstream this call uses (the per-team concurrency cap)
  * @param headers extra headers to send (content negotiation and the like, never credentials)
- * @param streaming the answer is expected to be a long-lived event stream, so reads wait up to the
- *        stream idle timeout rather than the read timeout
+ * @param streaming the answer is expected to be a long-lived event stream, so the exchange may stay silent for
+ *        the stream idle timeout rather than the read timeout
  */
 public record UpstreamRequest(String team, String method, String pathAndQuery, Map<String, String> headers, Body body,
                               boolean streaming) {

@@ -1,5 +1,6 @@
 package com.sandboxgateway.upstream;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -20,11 +21,18 @@ public final class UpstreamResponse implements AutoCloseable {
 
     private final HttpUriRequestBase request;
     private final ClassicHttpResponse response;
+    private final UpstreamWatchdog.Watch watch;
     private Runnable onClose = () -> { };
 
+    /** An answer no watchdog ends (one made up by a test). */
     public UpstreamResponse(HttpUriRequestBase request, ClassicHttpResponse response) {
+        this(request, response, null);
+    }
+
+    UpstreamResponse(HttpUriRequestBase request, ClassicHttpResponse response, UpstreamWatchdog.Watch watch) {
         this.request = request;
         this.response = response;
+        this.watch = watch;
     }
 
     public int status() {
@@ -54,7 +62,10 @@ public final class UpstreamResponse implements AutoCloseable {
     /** The body as it arrives; empty when the answer has none. */
     public InputStream body() throws IOException {
         HttpEntity entity = response.getEntity();
-        return entity == null ? InputStream.nullInputStream() : entity.getContent();
+        if (entity == null) {
+            return InputStream.nullInputStream();
+        }
+        return watch == null ? entity.getContent() : new WatchedStream(entity.getContent(), watch);
     }
 
     /**
@@ -91,9 +102,45 @@ public final class UpstreamResponse implements AutoCloseable {
         } catch (IOException ignored) {
             // The connection is discarded either way; nothing useful to report.
         } finally {
+            if (watch != null) {
+                watch.done();
+            }
             Runnable action = onClose;
             onClose = () -> { };
             action.run();
+        }
+    }
+
+    /** The body as read: each read restarts the watch's silence, and a read the watchdog ended is a timeout. */
+    private static final class WatchedStream extends FilterInputStream {
+
+        private final UpstreamWatchdog.Watch watch;
+
+        WatchedStream(InputStream in, UpstreamWatchdog.Watch watch) {
+            super(in);
+            this.watch = watch;
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                int read = in.read();
+                watch.heard();
+                return read;
+            } catch (IOException e) {
+                throw watch.failed(e);
+            }
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            try {
+                int read = in.read(buffer, offset, length);
+                watch.heard();
+                return read;
+            } catch (IOException e) {
+                throw watch.failed(e);
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ package com.sandboxgateway.upstream;
 
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
@@ -11,6 +12,7 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.pool.PoolStats;
@@ -27,8 +29,10 @@ final class UpstreamTransport implements AutoCloseable {
     private final String authorization;
     private final PoolingHttpClientConnectionManager connections;
     private final CloseableHttpClient http;
-    private final RequestConfig plainConfig;
-    private final RequestConfig streamingConfig;
+    private final RequestConfig config;
+    private final UpstreamWatchdog watchdog;
+    private final Duration readTimeout;
+    private final Duration streamIdleTimeout;
 
     UpstreamTransport(URI baseUrl, String apiKey, UpstreamProperties properties) {
         this.baseUrl = baseUrl;
@@ -39,17 +43,15 @@ final class UpstreamTransport implements AutoCloseable {
                 .setMaxConnPerRoute(properties.maxConnections())
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(connectTimeout)
-                        .setSocketTimeout(Timeout.of(properties.readTimeout()))
+                        // No read timeout on the sockets: the watchdog's (see UpstreamWatchdog).
+                        .setSocketTimeout(Timeout.DISABLED)
                         .setValidateAfterInactivity(TimeValue.ofSeconds(2))
                         .build())
                 .build();
-        this.plainConfig = RequestConfig.custom()
-                .setConnectionRequestTimeout(connectTimeout)
-                .setResponseTimeout(Timeout.of(properties.readTimeout()))
-                .build();
-        this.streamingConfig = RequestConfig.copy(plainConfig)
-                .setResponseTimeout(Timeout.of(properties.streamIdleTimeout()))
-                .build();
+        this.config = RequestConfig.custom().setConnectionRequestTimeout(connectTimeout).build();
+        this.readTimeout = properties.readTimeout();
+        this.streamIdleTimeout = properties.streamIdleTimeout();
+        this.watchdog = new UpstreamWatchdog(readTimeout.compareTo(streamIdleTimeout) < 0 ? readTimeout : streamIdleTimeout);
         this.http = HttpClients.custom()
                 .setConnectionManager(connections)
                 .disableAutomaticRetries()
@@ -60,22 +62,35 @@ final class UpstreamTransport implements AutoCloseable {
                 .build();
     }
 
-    /** Sends the request; returns once status and headers are in, with the body still on the wire. */
+    /**
+     * Sends the request; returns once status and headers are in, with the body still on the wire. The exchange may
+     * stay silent (no byte either way) for the read timeout, a streamed one for the stream idle timeout.
+     */
     UpstreamResponse exchange(UpstreamRequest request) throws IOException {
         HttpUriRequestBase message = new HttpUriRequestBase(request.method(), baseUrl.resolve(request.pathAndQuery()));
-        message.setConfig(request.streaming() ? streamingConfig : plainConfig);
+        message.setConfig(config);
         for (Map.Entry<String, String> header : request.headers().entrySet()) {
             message.setHeader(header.getKey(), header.getValue());
         }
         message.setHeader("Authorization", authorization);
-        switch (request.body()) {
-            case UpstreamRequest.NoBody none -> { }
-            case UpstreamRequest.Bytes bytes ->
-                    message.setEntity(new ByteArrayEntity(bytes.content(), ContentType.parse(bytes.contentType())));
-            case UpstreamRequest.Stream stream -> message.setEntity(
-                    new StreamedEntity(stream.content(), stream.length(), ContentType.parse(stream.contentType())));
+        UpstreamWatchdog.Watch watch = watchdog.watch(message, request.streaming() ? streamIdleTimeout : readTimeout);
+        try {
+            switch (request.body()) {
+                case UpstreamRequest.NoBody none -> { }
+                case UpstreamRequest.Bytes bytes ->
+                        message.setEntity(new ByteArrayEntity(bytes.content(), ContentType.parse(bytes.contentType())));
+                case UpstreamRequest.Stream stream -> message.setEntity(new StreamedEntity(
+                        stream.content(), stream.length(), ContentType.parse(stream.contentType()), watch::heard));
+            }
+            ClassicHttpResponse response = http.executeOpen(null, message, null);
+            watch.heard();
+            return new UpstreamResponse(message, response, watch);
+        } catch (IOException e) {
+            throw watch.failed(e);
+        } catch (RuntimeException e) {
+            watch.done();
+            throw e;
         }
-        return new UpstreamResponse(message, http.executeOpen(null, message, null));
     }
 
     PoolStats poolStats() {
@@ -84,6 +99,10 @@ final class UpstreamTransport implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        http.close();
+        try {
+            http.close();
+        } finally {
+            watchdog.close();
+        }
     }
 }
