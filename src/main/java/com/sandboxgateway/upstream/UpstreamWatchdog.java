@@ -11,16 +11,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hc.core5.concurrent.Cancellable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Ends upstream exchanges that went silent: no byte either way for longer than their limit. It replaces the
  * sockets' read timeout, which on a virtual thread schedules and cancels a wake-up on the JDK's timer thread for
  * every read that has to wait (the timer thread then preempts the request's carrier; measured, bench/README.md:
- * 7-17 % of the gateway's CPU per request, and half its p99 at 16 connections). One sweep per tick over the exchanges in flight costs nothing per read.
- * An exchange it ends is cancelled (its connection closed), and its reader gets a {@link SocketTimeoutException}.
+ * 7-17 % of the gateway's CPU per request, and half its p99 at 16 connections). One sweep per tick over the
+ * exchanges in flight costs nothing per read. An exchange it ends is cancelled (its connection closed), and its
+ * reader gets a {@link SocketTimeoutException}.
  */
 final class UpstreamWatchdog implements AutoCloseable {
 
+    private static final Logger log = LoggerFactory.getLogger(UpstreamWatchdog.class);
     private static final Duration FINEST_TICK = Duration.ofMillis(10);
     private static final Duration COARSEST_TICK = Duration.ofSeconds(1);
 
@@ -36,7 +40,7 @@ final class UpstreamWatchdog implements AutoCloseable {
         sweeper.scheduleWithFixedDelay(this::sweep, tick.toNanos(), tick.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** Starts watching an exchange that {@code cancel} ends, silent for at most {@code limit}. */
+    /** Starts watching an exchange; once it is silent for longer than {@code limit}, {@code exchange.cancel()} ends it. */
     Watch watch(Cancellable exchange, Duration limit) {
         Watch watch = new Watch(exchange, limit);
         watched.add(watch);
@@ -47,7 +51,12 @@ final class UpstreamWatchdog implements AutoCloseable {
         long now = System.nanoTime();
         for (Watch watch : watched) {
             if (now - watch.lastHeard > watch.limitNanos) {
-                watch.expire();
+                try {
+                    watch.expire();
+                } catch (RuntimeException e) {
+                    // A sweep that threw would be the last one: the executor stops a task that fails.
+                    log.warn("Could not cancel an upstream call silent for {}", watch.limit, e);
+                }
             }
         }
     }
