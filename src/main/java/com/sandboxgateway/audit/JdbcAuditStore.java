@@ -37,10 +37,11 @@ import com.sandboxgateway.store.SqlDialect;
  * duplicate. Appends are group-committed ({@link GroupCommit}) with the other writes of the request path, so
  * a code-running answer's record, owner rows and charges take one commit.
  *
- * <p>On PostgreSQL a transaction starts from the chain's end as this store's last one committed it, and its first
- * record's insert takes the row's lock only if the chain still ends there, in one statement: no round trip to read
- * the head first. When another replica appended meanwhile, nothing is inserted and the group is made again from the
- * head read under lock ({@link GroupCommit.Moved}), as the first transaction and the one after a failure are.
+ * <p>A transaction starts from the chain's end as this store's last one committed it, and locks the row only if the
+ * chain still ends there: no read of the head. On PostgreSQL its first record's insert takes that lock, in one
+ * statement; when another replica appended meanwhile, nothing is inserted and the group is made again from the head
+ * read under lock ({@link GroupCommit.Moved}), as the first transaction and the one after a failure are. Elsewhere
+ * (H2) an update that changes nothing takes it, and where the chain moved the head is read under lock at once.
  */
 final class JdbcAuditStore {
 
@@ -61,9 +62,9 @@ final class JdbcAuditStore {
     /** Whether a write can carry the chain's lock or the next write ({@code SqlDialect.combinedWrites}). */
     private final boolean combinedWrites;
     /**
-     * The chain's end as this store's last transaction committed it (where {@link #combinedWrites}). The next
-     * transaction takes it, so no other one extends the same end, and it is put back only when that one commits;
-     * empty after a failure, so the next transaction reads the head under lock.
+     * The chain's end as this store's last transaction committed it. The next transaction takes it, so no other one
+     * extends the same end, and it is put back only when that one commits; empty after a failure, so the next
+     * transaction reads the head under lock.
      */
     private final AtomicReference<Head> committedEnd = new AtomicReference<>();
 
@@ -100,7 +101,13 @@ final class JdbcAuditStore {
         ChainEnd end = (ChainEnd) TransactionSynchronizationManager.getResource(this);
         if (end == null) {
             Head committed = committedEnd.getAndSet(null);
-            end = committed != null ? new ChainEnd(committed, false) : new ChainEnd(lockHead(), true);
+            if (committed == null) {
+                end = new ChainEnd(lockHead(), true);
+            } else if (combinedWrites) {
+                end = new ChainEnd(committed, false);
+            } else {
+                end = lockAt(committed) ? new ChainEnd(committed, true) : new ChainEnd(lockHead(), true);
+            }
             TransactionSynchronizationManager.bindResource(this, end);
             TransactionSynchronizationManager.registerSynchronization(end);
         }
@@ -129,7 +136,7 @@ final class JdbcAuditStore {
         ChainEnd(Head head, boolean locked) {
             this.head = head;
             this.locked = locked;
-            // An end this store committed had its tree brought up to the chain when it was read.
+            // An end this store committed has its tree level with the chain: only a head just read may need to catch up.
             this.grew = locked && catchUp(head, nodes);
             this.seq = head.lastSeq;
             this.previous = head.lastHash;
@@ -169,7 +176,7 @@ final class JdbcAuditStore {
         @Override
         public void afterCompletion(int status) {
             TransactionSynchronizationManager.unbindResourceIfPossible(JdbcAuditStore.this);
-            if (status == STATUS_COMMITTED && combinedWrites) {
+            if (status == STATUS_COMMITTED) {
                 committedEnd.set(new Head(seq, previous, head.treeBase, head.tree));
             }
         }
@@ -220,6 +227,16 @@ final class JdbcAuditStore {
             return head.tree.size() - before;
         });
         return added == null ? 0 : added;
+    }
+
+    /**
+     * Locks the chain's head if the chain and its tree still end where {@code committed} says, with an update that
+     * changes nothing (H2, unlike PostgreSQL, cannot lock it with the first insert, and never caches a locking
+     * read's plan); false when another replica appended meanwhile.
+     */
+    private boolean lockAt(Head committed) {
+        return jdbc.sql("UPDATE audit_chain SET last_seq = last_seq WHERE id = 1 AND last_seq = :seq AND tree_size = :size")
+                .param("seq", committed.lastSeq).param("size", committed.tree.size()).update() == 1;
     }
 
     private Head lockHead() {

@@ -11,25 +11,18 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
@@ -103,12 +96,7 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
 
         @Bean
         static BeanPostProcessor countStatements() {
-            return new BeanPostProcessor() {
-                @Override
-                public Object postProcessAfterInitialization(Object bean, String name) {
-                    return bean instanceof DataSource dataSource ? jdbc.wrap(dataSource) : bean;
-                }
-            };
+            return jdbc.counting();
         }
     }
 
@@ -127,10 +115,10 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
         String file = createdFile(ALICE_KEY, unique("file-"));
         // Twice before counting, so one-time work (the first bucket, the first charge of the day) is not counted.
         for (int i = 0; i < 2; i++) {
-            assertThat(codeRunningResponse(file).statusCode()).isEqualTo(200);
+            assertThat(codeRunningResponse(ALICE_KEY, file).statusCode()).isEqualTo(200);
         }
 
-        Counted counted = counted(() -> codeRunningResponse(file));
+        Counted counted = counted(() -> codeRunningResponse(ALICE_KEY, file));
 
         assertThat(counted.status()).isEqualTo(200);
         SoftAssertions.assertSoftly(soft -> {
@@ -187,7 +175,7 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
     }
 
     /** What one request cost, its Redis commands split where the upstream answered. */
-    private record Counted(int status, Counts jdbc, List<String> beforeUpstream, List<String> afterUpstream) {
+    private record Counted(int status, JdbcCounts.Counts jdbc, List<String> beforeUpstream, List<String> afterUpstream) {
     }
 
     private Counted counted(Request request) throws Exception {
@@ -247,116 +235,6 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
         return raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + ALICE_KEY).GET(), "/v1/files");
     }
 
-    private HttpResponse<String> codeRunningResponse(String file) throws Exception {
-        String response = unique("resp_");
-        String answer = completedResponse(response, unique("cntr_"))
-                .replace("ci_68a93ab8671881a39e3ac17e69d804a6", unique("ci_"))
-                .replace("msg_68a93abc0f7c81a3b2e1d0c9f8e7d6c5", unique("msg_"));
-        openAi.stubFor(post("/v1/responses").willReturn(okJson(answer)));
-        return raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + ALICE_KEY).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("""
-                        {"model":"gpt-4.1","input":"plot the revenue","tools":[{"type":"code_interpreter",
-                         "container":{"type":"auto","file_ids":["%s"]}}]}""".formatted(file))), "/v1/responses");
-    }
-
-    /** Statements and commits seen by the gateway's connections, with the SQL of each, in order. */
-    record Counts(int statements, int commits, List<String> sql) {
-    }
-
-    /** Wraps a {@link DataSource} so every statement executed and every commit (explicit or auto) is counted. */
-    static final class JdbcCounts {
-
-        private static final Set<String> EXECUTES = Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate",
-                "executeBatch", "executeLargeBatch");
-
-        private final AtomicInteger statements = new AtomicInteger();
-        private final AtomicInteger commits = new AtomicInteger();
-        private final Queue<String> sql = new ConcurrentLinkedQueue<>();
-
-        void clear() {
-            statements.set(0);
-            commits.set(0);
-            sql.clear();
-        }
-
-        Counts counts() {
-            return new Counts(statements.get(), commits.get(), List.copyOf(sql));
-        }
-
-        DataSource wrap(DataSource dataSource) {
-            return proxy(DataSource.class, dataSource, (method, args, call) ->
-                    call.proceed() instanceof Connection connection ? connection(connection) : call.result());
-        }
-
-        private Connection connection(Connection connection) {
-            return proxy(Connection.class, connection, (method, args, call) -> {
-                if (method.getName().equals("commit")) {
-                    commits.incrementAndGet();
-                    sql.add("COMMIT");
-                }
-                Object result = call.proceed();
-                if (result instanceof PreparedStatement prepared && method.getName().equals("prepareStatement")) {
-                    return statement(PreparedStatement.class, prepared, connection, (String) args[0]);
-                }
-                if (result instanceof Statement plain && method.getName().equals("createStatement")) {
-                    return statement(Statement.class, plain, connection, null);
-                }
-                return result;
-            });
-        }
-
-        private <S extends Statement> S statement(Class<S> type, S statement, Connection connection, String prepared) {
-            return proxy(type, statement, (method, args, call) -> {
-                if (EXECUTES.contains(method.getName())) {
-                    statements.incrementAndGet();
-                    String text = (prepared != null ? prepared : String.valueOf(args[0])).replaceAll("\\s+", " ").strip();
-                    sql.add(text);
-                    // Outside a transaction a statement that writes commits by itself; a lone read commits nothing.
-                    if (connection.getAutoCommit() && !text.startsWith("SELECT")) {
-                        commits.incrementAndGet();
-                    }
-                }
-                return call.proceed();
-            });
-        }
-
-        /** A call of a wrapped JDBC object: {@link #proceed()} makes it (once), {@link #result()} is what it returned. */
-        private interface Call {
-
-            Object proceed() throws Throwable;
-
-            Object result();
-        }
-
-        private interface Around {
-
-            Object invoke(Method method, Object[] args, Call call) throws Throwable;
-        }
-
-        private static <T> T proxy(Class<T> type, T target, Around around) {
-            InvocationHandler handler = (self, method, args) -> {
-                Object[] result = new Object[1];
-                Call call = new Call() {
-                    @Override
-                    public Object proceed() throws Throwable {
-                        try {
-                            result[0] = method.invoke(target, args);
-                            return result[0];
-                        } catch (InvocationTargetException e) {
-                            throw e.getCause();
-                        }
-                    }
-
-                    @Override
-                    public Object result() {
-                        return result[0];
-                    }
-                };
-                return around.invoke(method, args, call);
-            };
-            return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler));
-        }
-    }
 
     /**
      * The commands clients send to one database index of the local Redis, read from {@code MONITOR}. A script's own

@@ -113,6 +113,21 @@ public abstract class GatewayIntegrationTest {
                 .replace(EXAMPLE_CONTAINER_ID, containerId);
     }
 
+    /**
+     * A response whose code ran on the file, asked for as the key's owner: the contract's completed response with fresh
+     * ids for the response, its container and its items.
+     */
+    protected HttpResponse<String> codeRunningResponse(String key, String file) throws IOException, InterruptedException {
+        String answer = completedResponse(unique("resp_"), unique("cntr_"))
+                .replace("ci_68a93ab8671881a39e3ac17e69d804a6", unique("ci_"))
+                .replace("msg_68a93abc0f7c81a3b2e1d0c9f8e7d6c5", unique("msg_"));
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(answer)));
+        return raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("""
+                        {"model":"gpt-4.1","input":"plot the revenue","tools":[{"type":"code_interpreter",
+                         "container":{"type":"auto","file_ids":["%s"]}}]}""".formatted(file))), "/v1/responses");
+    }
+
     /** A raw call for what the SDK cannot send (unknown routes, bad bodies). */
     protected HttpResponse<String> raw(HttpRequest.Builder request, String path) throws IOException, InterruptedException {
         try (HttpClient http = HttpClient.newHttpClient()) {

@@ -1,0 +1,68 @@
+package com.sandboxgateway.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import com.sandboxgateway.support.GatewayIntegrationTest;
+
+/**
+ * What one governed code-running response costs the embedded H2 database (the gateway's default, in-memory state):
+ * H2 takes no combined statements, so the writes are one statement each, but still one commit, and the audit
+ * chain's head is not read again once this gateway committed it.
+ */
+class StatementsPerResponseOnH2Test extends GatewayIntegrationTest {
+
+    private static final JdbcCounts jdbc = new JdbcCounts();
+
+    @DynamicPropertySource
+    static void ownDatabase(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url",
+                () -> "jdbc:h2:mem:statements_test;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
+    }
+
+    @TestConfiguration
+    static class CountingDataSource {
+
+        @Bean
+        static BeanPostProcessor countStatements() {
+            return jdbc.counting();
+        }
+    }
+
+    @Test
+    void shouldSettleACodeRunningResponseInOneCommitWithoutReadingTheChainHead() throws Exception {
+        String file = createdFile(ALICE_KEY, unique("file-"));
+        for (int i = 0; i < 2; i++) {
+            assertThat(codeRunningResponse(ALICE_KEY, file).statusCode()).isEqualTo(200);
+        }
+
+        jdbc.clear();
+        HttpResponse<String> answer = codeRunningResponse(ALICE_KEY, file);
+        JdbcCounts.Counts counted = jdbc.counts();
+
+        assertThat(answer.statusCode()).isEqualTo(200);
+        // The ownership check of the file id reads one row. Then one transaction: the turn charge, the two spend charges
+        // (tokens and container), the chain head locked where this gateway left it (an update that changes nothing), the
+        // audit record, the owner rows in one statement, the tree nodes and the head's move.
+        assertThat(counted.sql()).as("SQL").hasSize(10).satisfies(sql -> {
+            assertThat(sql.get(0)).startsWith("SELECT * FROM owned_object WHERE id IN (?)");
+            assertThat(sql.get(1)).startsWith("INSERT INTO turn_charge ");
+            assertThat(sql.subList(2, 4)).allMatch(statement -> statement.startsWith("INSERT INTO spend_charge "));
+            assertThat(sql.get(4)).isEqualTo("UPDATE audit_chain SET last_seq = last_seq WHERE id = 1 AND last_seq = ? AND tree_size = ?");
+            assertThat(sql.get(5)).startsWith("INSERT INTO audit_record ");
+            assertThat(sql.get(6)).startsWith("INSERT INTO owned_object ").contains("), (");
+            assertThat(sql.get(7)).startsWith("INSERT INTO audit_tree_node ");
+            assertThat(sql.get(8)).startsWith("UPDATE audit_chain SET last_seq = ?, last_hash = ?");
+            assertThat(sql.get(9)).isEqualTo("COMMIT");
+        });
+        assertThat(counted.commits()).as("commits: %s", counted.sql()).isEqualTo(1);
+    }
+}
