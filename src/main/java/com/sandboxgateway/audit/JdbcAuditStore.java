@@ -90,9 +90,9 @@ final class JdbcAuditStore {
 
     /**
      * Appends the record in the transaction the caller runs (a group commit's); false when it (or its call) was
-     * already stored. The first append of a transaction locks the chain head and brings the tree up to it (or, from
-     * the end this store last committed, locks it with its first insert); the following ones extend what it locked,
-     * and the head is saved once, just before the commit.
+     * already stored. The first append of a transaction locks the chain head where this store last committed it (on
+     * PostgreSQL with its first insert), or else reads it under lock and brings the tree up to it; the following ones
+     * extend what it locked, and the head is saved once, just before the commit.
      */
     boolean appendInTransaction(AuditRecord record) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
@@ -101,12 +101,12 @@ final class JdbcAuditStore {
         ChainEnd end = (ChainEnd) TransactionSynchronizationManager.getResource(this);
         if (end == null) {
             Head committed = committedEnd.getAndSet(null);
-            if (committed == null) {
-                end = new ChainEnd(lockHead(), true);
-            } else if (combinedWrites) {
+            if (committed != null && combinedWrites) {
                 end = new ChainEnd(committed, false);
+            } else if (committed != null && lockAt(committed)) {
+                end = new ChainEnd(committed, true);
             } else {
-                end = lockAt(committed) ? new ChainEnd(committed, true) : new ChainEnd(lockHead(), true);
+                end = new ChainEnd(lockHead(), true);
             }
             TransactionSynchronizationManager.bindResource(this, end);
             TransactionSynchronizationManager.registerSynchronization(end);

@@ -51,7 +51,7 @@ final class JdbcCounts {
         };
     }
 
-    DataSource wrap(DataSource dataSource) {
+    private DataSource wrap(DataSource dataSource) {
         return proxy(DataSource.class, dataSource, (method, args, call) ->
                 call.proceed() instanceof Connection connection ? connection(connection) : call.result());
     }
