@@ -63,7 +63,23 @@ public enum CallOutcome {
         if (TRACEBACK.matcher(log).find()) {
             return true;
         }
-        String[] lines = log.strip().split("\\R");
-        return EXCEPTION_LINE.matcher(lines[lines.length - 1].strip()).matches();
+        // The last line that is not blank, stripped, matched where it lies (each answer's logs pass here: no copies).
+        int end = log.length();
+        while (Character.isWhitespace(log.charAt(end - 1))) {
+            end--;
+        }
+        int start = end;
+        while (start > 0 && !isLineBreak(log.charAt(start - 1))) {
+            start--;
+        }
+        while (Character.isWhitespace(log.charAt(start))) {
+            start++;
+        }
+        return EXCEPTION_LINE.matcher(log).region(start, end).matches();
+    }
+
+    /** The characters {@code \R} breaks lines at. */
+    private static boolean isLineBreak(char c) {
+        return c == '\n' || c == '\r' || c == '\u000B' || c == '\f' || c == '\u0085' || c == '\u2028' || c == '\u2029';
     }
 }

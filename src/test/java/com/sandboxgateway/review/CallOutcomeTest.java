@@ -41,6 +41,7 @@ class CallOutcomeTest {
         assertThat(CallOutcome.of("completed", List.of("NameError: name 'x' is not defined"))).isEqualTo(CallOutcome.RAISED);
         assertThat(CallOutcome.of("completed", List.of("rows: 10\npandas.errors.ParserError: Error tokenizing data")))
                 .isEqualTo(CallOutcome.RAISED);
+        assertThat(CallOutcome.of("completed", List.of("rows: 10\r\n  KeyboardInterrupt \r\n\u2028 \n"))).isEqualTo(CallOutcome.RAISED);
         assertThat(CallOutcome.RAISED.isFailure()).isTrue();
     }
 
