@@ -4,16 +4,19 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 
 import javax.sql.DataSource;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -43,11 +46,24 @@ public class OwnershipStore {
     private final Clock clock;
     /** PostgreSQL, or H2 in its PostgreSQL mode (the gateway's default URL): both take {@code ON CONFLICT DO NOTHING}. */
     private final boolean onConflict;
+    private final LiveRecords live;
 
+    /** A store that reads every record from the database each time. */
     OwnershipStore(JdbcClient jdbc, DataSource dataSource, Clock clock) {
+        this(jdbc, dataSource, clock, Duration.ZERO);
+    }
+
+    /** A store that trusts a live record it read for {@code gateway.ownership.cache-ttl} ({@link LiveRecords}). */
+    @Autowired
+    OwnershipStore(JdbcClient jdbc, DataSource dataSource, Clock clock, OwnershipProperties properties) {
+        this(jdbc, dataSource, clock, properties.cacheTtl());
+    }
+
+    private OwnershipStore(JdbcClient jdbc, DataSource dataSource, Clock clock, Duration cacheTtl) {
         this.jdbc = jdbc;
         this.clock = clock;
         this.onConflict = SqlDialect.of(dataSource).onConflict();
+        this.live = new LiveRecords(cacheTtl, clock);
     }
 
     /** Records a new object for its creator; does nothing if the id is already recorded. */
@@ -115,13 +131,26 @@ public class OwnershipStore {
         return jdbc.sql("SELECT * FROM owned_object WHERE id = :id").param("id", id).query(OwnershipStore::map).optional();
     }
 
-    /** The records of those ids that are on record, read in batches so a long id list stays one statement per batch. */
+    /**
+     * The records of those ids that are on record: live ones read lately from memory ({@link LiveRecords}), the others
+     * from the database in batches, so a long id list stays one statement per batch.
+     */
     public List<OwnedObject> findAll(Collection<String> ids) {
-        List<String> all = List.copyOf(ids);
         List<OwnedObject> found = new ArrayList<>();
-        for (int from = 0; from < all.size(); from += FIND_BATCH) {
-            found.addAll(jdbc.sql("SELECT * FROM owned_object WHERE id IN (:ids)")
-                    .param("ids", all.subList(from, Math.min(all.size(), from + FIND_BATCH))).query(OwnershipStore::map).list());
+        List<String> unread = new ArrayList<>();
+        for (String id : new LinkedHashSet<>(ids)) {
+            OwnedObject kept = live.get(id);
+            if (kept != null) {
+                found.add(kept);
+            } else {
+                unread.add(id);
+            }
+        }
+        for (int from = 0; from < unread.size(); from += FIND_BATCH) {
+            List<OwnedObject> read = jdbc.sql("SELECT * FROM owned_object WHERE id IN (:ids)")
+                    .param("ids", unread.subList(from, Math.min(unread.size(), from + FIND_BATCH))).query(OwnershipStore::map).list();
+            read.forEach(live::keep);
+            found.addAll(read);
         }
         return found;
     }
@@ -136,6 +165,7 @@ public class OwnershipStore {
 
     /** Marks the object deleted; it stays on record so a reused id can never change hands. */
     public void markDeleted(String id) {
+        live.forget(id);
         jdbc.sql("UPDATE owned_object SET deleted_at = :now WHERE id = :id AND deleted_at IS NULL")
                 .param("now", Timestamp.from(clock.instant()))
                 .param("id", id)

@@ -1,6 +1,7 @@
 package com.sandboxgateway.ownership;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.UUID;
 
 import org.flywaydb.core.Flyway;
@@ -22,7 +23,7 @@ public final class Owners {
         Flyway.configure().dataSource(dataSource).load().migrate();
         this.jdbc = JdbcClient.create(dataSource);
         this.store = new OwnershipStore(jdbc, dataSource, Clock.systemUTC());
-        this.ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.USER));
+        this.ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ZERO));
     }
 
     /** An empty record: nobody owns anything. */

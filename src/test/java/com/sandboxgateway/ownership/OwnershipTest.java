@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.support.MovableClock;
 
 class OwnershipTest {
 
@@ -34,7 +37,7 @@ class OwnershipTest {
 
     @Test
     void shouldShowAnObjectOnlyToItsCreatorUnderUserScope() {
-        Ownership ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.USER));
+        Ownership ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ZERO));
         store.record("file-1", ObjectKind.FILE, ALICE, null, null);
 
         assertThat(ownership.visible("file-1", ALICE)).isPresent();
@@ -44,7 +47,7 @@ class OwnershipTest {
 
     @Test
     void shouldShowAnObjectToTheWholeTeamUnderTeamScope() {
-        Ownership ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.TEAM));
+        Ownership ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.TEAM, Duration.ZERO));
         store.record("file-1", ObjectKind.FILE, ALICE, null, null);
 
         assertThat(ownership.visible("file-1", CAROL)).isPresent();
@@ -54,7 +57,7 @@ class OwnershipTest {
 
     @Test
     void shouldKeepTheFirstOwnerAndForgetDeletedObjects() {
-        Ownership ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.USER));
+        Ownership ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ZERO));
         store.record("cntr_1", ObjectKind.CONTAINER, ALICE, null, null);
         store.record("cntr_1", ObjectKind.CONTAINER, BOB, null, null);
 
@@ -77,6 +80,35 @@ class OwnershipTest {
         Flyway.configure().dataSource(plain).load().migrate();
 
         recordTogetherKeepingFirstOwners(new OwnershipStore(JdbcClient.create(plain), plain, Clock.systemUTC()));
+    }
+
+    /**
+     * A replica trusts a live record it read for the cache's time to live: an owner never changes, and this replica's
+     * own deletion is seen at once; another replica's (here: the row changed behind its back) once the time has passed.
+     * Ids not on record are not kept, so an object recorded after a miss is found at once.
+     */
+    @Test
+    void shouldTrustALiveRecordItReadForTheCacheTtl() {
+        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
+        Flyway.configure().dataSource(dataSource).load().migrate();
+        JdbcClient jdbc = JdbcClient.create(dataSource);
+        MovableClock clock = new MovableClock(Instant.parse("2026-12-02T10:00:00Z"));
+        OwnershipStore caching = new OwnershipStore(jdbc, dataSource, clock,
+                new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ofSeconds(10)));
+        Ownership ownership = new Ownership(caching, new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ofSeconds(10)));
+        caching.record("file-1", ObjectKind.FILE, ALICE, null, null);
+        caching.record("file-2", ObjectKind.FILE, ALICE, null, null);
+
+        assertThat(ownership.visibleIds(List.of("file-1", "file-2", "file-3"), ALICE)).containsExactlyInAnyOrder("file-1", "file-2");
+        jdbc.sql("UPDATE owned_object SET deleted_at = CURRENT_TIMESTAMP WHERE id = 'file-1'").update();
+        caching.markDeleted("file-2");
+        caching.record("file-3", ObjectKind.FILE, ALICE, null, null);
+        assertThat(ownership.visibleIds(List.of("file-1", "file-2", "file-3"), ALICE)).containsExactlyInAnyOrder("file-1", "file-3");
+        assertThat(ownership.visibleIds(List.of("file-1", "file-3"), BOB)).isEmpty();
+
+        clock.advance(Duration.ofSeconds(11));
+        assertThat(ownership.visibleIds(List.of("file-1", "file-2", "file-3"), ALICE)).containsExactly("file-3");
     }
 
     private static void recordTogetherKeepingFirstOwners(OwnershipStore store) {
