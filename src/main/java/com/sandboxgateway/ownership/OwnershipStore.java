@@ -48,18 +48,14 @@ public class OwnershipStore {
     private final boolean onConflict;
     private final LiveRecords live;
 
-    /** A store that reads every record from the database each time. */
-    OwnershipStore(JdbcClient jdbc, DataSource dataSource, Clock clock) {
-        this(jdbc, dataSource, clock, Duration.ZERO);
-    }
-
     /** A store that trusts a live record it read for {@code gateway.ownership.cache-ttl} ({@link LiveRecords}). */
     @Autowired
     OwnershipStore(JdbcClient jdbc, DataSource dataSource, Clock clock, OwnershipProperties properties) {
         this(jdbc, dataSource, clock, properties.cacheTtl());
     }
 
-    private OwnershipStore(JdbcClient jdbc, DataSource dataSource, Clock clock, Duration cacheTtl) {
+    /** @param cacheTtl how long {@link #findAll} trusts a live record it read; zero: it reads the database every time */
+    OwnershipStore(JdbcClient jdbc, DataSource dataSource, Clock clock, Duration cacheTtl) {
         this.jdbc = jdbc;
         this.clock = clock;
         this.onConflict = SqlDialect.of(dataSource).onConflict();
@@ -165,11 +161,11 @@ public class OwnershipStore {
 
     /** Marks the object deleted; it stays on record so a reused id can never change hands. */
     public void markDeleted(String id) {
-        live.forget(id);
         jdbc.sql("UPDATE owned_object SET deleted_at = :now WHERE id = :id AND deleted_at IS NULL")
                 .param("now", Timestamp.from(clock.instant()))
                 .param("id", id)
                 .update();
+        live.forget(id);
     }
 
     /**

@@ -32,7 +32,7 @@ class OwnershipTest {
         JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(dataSource).load().migrate();
-        store = new OwnershipStore(JdbcClient.create(dataSource), dataSource, Clock.systemUTC());
+        store = new OwnershipStore(JdbcClient.create(dataSource), dataSource, Clock.systemUTC(), Duration.ZERO);
     }
 
     @Test
@@ -79,7 +79,7 @@ class OwnershipTest {
         plain.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(plain).load().migrate();
 
-        recordTogetherKeepingFirstOwners(new OwnershipStore(JdbcClient.create(plain), plain, Clock.systemUTC()));
+        recordTogetherKeepingFirstOwners(new OwnershipStore(JdbcClient.create(plain), plain, Clock.systemUTC(), Duration.ZERO));
     }
 
     /**
@@ -94,9 +94,9 @@ class OwnershipTest {
         Flyway.configure().dataSource(dataSource).load().migrate();
         JdbcClient jdbc = JdbcClient.create(dataSource);
         MovableClock clock = new MovableClock(Instant.parse("2026-12-02T10:00:00Z"));
-        OwnershipStore caching = new OwnershipStore(jdbc, dataSource, clock,
-                new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ofSeconds(10)));
-        Ownership ownership = new Ownership(caching, new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ofSeconds(10)));
+        OwnershipProperties properties = new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ofSeconds(10));
+        OwnershipStore caching = new OwnershipStore(jdbc, dataSource, clock, properties);
+        Ownership ownership = new Ownership(caching, properties);
         caching.record("file-1", ObjectKind.FILE, ALICE, null, null);
         caching.record("file-2", ObjectKind.FILE, ALICE, null, null);
 

@@ -42,13 +42,13 @@ class ReapableQueryTest {
     void shouldReadOneBatchOfLiveObjectsInTheIndexOrder(String database) {
         DataSource dataSource = migrated(database);
         JdbcClient jdbc = JdbcClient.create(dataSource);
-        OwnershipStore store = new OwnershipStore(jdbc, dataSource, Clock.fixed(NOW, ZoneOffset.UTC));
+        OwnershipStore store = new OwnershipStore(jdbc, dataSource, Clock.fixed(NOW, ZoneOffset.UTC), Duration.ZERO);
         var recorded = new Object() {
             /** {@code n} objects of a kind, recorded in batches of {@value #BATCH} a second apart from {@code age} ago. */
             void record(String prefix, int n, ObjectKind kind, Instant expiresAt, Duration age) {
                 for (int from = 0; from < n; from += BATCH) {
                     Clock createdAt = Clock.fixed(NOW.minus(age).plusSeconds(from / BATCH), ZoneOffset.UTC);
-                    new OwnershipStore(jdbc, dataSource, createdAt).recordAll(ALICE, IntStream.range(from, Math.min(n, from + BATCH))
+                    new OwnershipStore(jdbc, dataSource, createdAt, Duration.ZERO).recordAll(ALICE, IntStream.range(from, Math.min(n, from + BATCH))
                             .mapToObj(i -> new OwnershipStore.Created(prefix + i, kind, null, expiresAt)).toList());
                 }
             }
