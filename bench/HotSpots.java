@@ -1,4 +1,6 @@
 import java.nio.file.Path;
+import java.util.AbstractMap;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -6,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -35,8 +38,10 @@ public final class HotSpots {
         // experimental, driven by CPU time rather than wall clock, so blocked threads cannot skew it).
         // The type with more samples is reported.
         Map<String, CpuProfile> profiles = new HashMap<>();
-        Map<String, Long> ownAllocation = new HashMap<>();
-        long allocationTotal = 0;
+        // Allocation samples, each with its own-code site (null: none), weighed once the recording is read.
+        List<Map.Entry<Long, String>> allocations = new ArrayList<>();
+        // The heap in use before and after each collection, by GC id: what the recording allocated in all.
+        Map<Long, long[]> heapAroundGc = new TreeMap<>();
         long gcPauseNanos = 0;
         long gcPauses = 0;
         long longestPauseNanos = 0;
@@ -47,17 +52,18 @@ public final class HotSpots {
                 case "jdk.ExecutionSample", "jdk.CPUTimeSample" ->
                         profiles.computeIfAbsent(type, t -> new CpuProfile()).add(frames(event.getStackTrace()), prefix);
                 case "jdk.ObjectAllocationSample" -> {
-                    long weight = event.getLong("weight");
-                    allocationTotal += weight;
-                    // Attribute to the innermost frame of our own code: that is the line to change.
+                    // Attributed to the innermost frame of our own code: that is the line to change.
+                    String site = null;
                     for (RecordedFrame frame : frames(event.getStackTrace())) {
-                        String method = name(frame);
-                        if (method.startsWith(prefix)) {
-                            ownAllocation.merge(method + ":" + frame.getLineNumber(), weight, Long::sum);
+                        if (name(frame).startsWith(prefix)) {
+                            site = name(frame) + ":" + frame.getLineNumber();
                             break;
                         }
                     }
+                    allocations.add(new AbstractMap.SimpleEntry<>(event.getLong("weight"), site));
                 }
+                case "jdk.GCHeapSummary" -> heapAroundGc.computeIfAbsent(event.getLong("gcId"), id -> new long[2])
+                        ["Before GC".equals(event.getString("when")) ? 0 : 1] = event.getLong("heapUsed");
                 case "jdk.GCPhasePause" -> {
                     long nanos = event.getDuration().toNanos();
                     gcPauses++;
@@ -77,9 +83,36 @@ public final class HotSpots {
                 pct(cpu.samplesWithOwnCode, cpu.samples), prefix);
         print("Top self frames (share of all samples)", cpu.self, cpu.samples, top, false);
         print("Own methods on the stack (inclusive share of all samples)", cpu.ownInclusive, cpu.samples, top, false);
+        // A sample's weight is what its thread allocated since its last sample; now and then JFR reports one heavier
+        // than everything the recording allocated (what each collection found, plus the heap at the end at most), which
+        // would swamp the table: those are dropped and counted.
+        long allocated = 0;
+        long afterPrevious = 0;
+        long largest = 0;
+        for (long[] heap : heapAroundGc.values()) {
+            allocated += Math.max(0, heap[0] - afterPrevious);
+            afterPrevious = heap[1];
+            largest = Math.max(largest, heap[0]);
+        }
+        long bound = heapAroundGc.isEmpty() ? Long.MAX_VALUE : allocated + largest;
+        Map<String, Long> ownAllocation = new HashMap<>();
+        long allocationTotal = 0;
+        long dropped = 0;
+        for (Map.Entry<Long, String> sample : allocations) {
+            if (sample.getKey() > bound) {
+                dropped++;
+                continue;
+            }
+            allocationTotal += sample.getKey();
+            if (sample.getValue() != null) {
+                ownAllocation.merge(sample.getValue(), sample.getKey(), Long::sum);
+            }
+        }
         long ownAllocationTotal = ownAllocation.values().stream().mapToLong(Long::longValue).sum();
-        System.out.printf(Locale.ROOT, "%nAllocation: %.0f MB sampled in total, %.1f%% attributed to %s*%n",
-                allocationTotal / 1e6, pct(ownAllocationTotal, allocationTotal), prefix);
+        System.out.printf(Locale.ROOT, "%nAllocation: %.0f MB sampled in total, %.1f%% attributed to %s*%s%n",
+                allocationTotal / 1e6, pct(ownAllocationTotal, allocationTotal), prefix,
+                dropped == 0 ? "" : String.format(Locale.ROOT, " (%d samples heavier than the %.0f MB the recording allocated dropped)",
+                        dropped, bound / 1e6));
         print("Own allocation sites (share of all sampled bytes)", ownAllocation, allocationTotal, top, true);
         System.out.printf(Locale.ROOT, "%nGC pauses: %d, %.1f ms in total, longest %.2f ms%n", gcPauses,
                 gcPauseNanos / 1e6, longestPauseNanos / 1e6);
