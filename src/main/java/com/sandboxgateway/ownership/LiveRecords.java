@@ -7,9 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The records of live objects this replica read lately, so that the ownership check of an id a session names turn after
- * turn (its files, its container, the previous response) costs no trip to the database. A record kept here cannot
- * show an object to anyone the database would not: an id's owner never changes (the first owner stays) and only live
- * records are kept, so the one change it can miss is a deletion. This replica's deletions are forgotten at once; another
+ * turn (its files, its container, the previous response) costs no trip to the database. A record kept here never
+ * shows an object outside its owner's scope: an id's owner never changes (the first owner stays) and only live records
+ * are kept, so the one change it can miss is a deletion. This replica's deletions are forgotten at once; another
  * replica's are seen once the time to live has passed, the object meanwhile passed on to an upstream that no longer
  * has it. Ids not on record are never kept: an object recorded a moment ago is visible at once.
  */
