@@ -65,17 +65,17 @@ public enum CallOutcome {
         }
         // The last line that is not blank, stripped, matched where it lies (each answer's logs pass here: no copies).
         int end = log.length();
-        while (Character.isWhitespace(log.charAt(end - 1))) {
+        while (end > 0 && (Character.isWhitespace(log.charAt(end - 1)) || isLineBreak(log.charAt(end - 1)))) {
             end--;
         }
         int start = end;
         while (start > 0 && !isLineBreak(log.charAt(start - 1))) {
             start--;
         }
-        while (Character.isWhitespace(log.charAt(start))) {
+        while (start < end && Character.isWhitespace(log.charAt(start))) {
             start++;
         }
-        return EXCEPTION_LINE.matcher(log).region(start, end).matches();
+        return start < end && EXCEPTION_LINE.matcher(log).region(start, end).matches();
     }
 
     /** The characters {@code \R} breaks lines at. */

@@ -42,6 +42,7 @@ class CallOutcomeTest {
         assertThat(CallOutcome.of("completed", List.of("rows: 10\npandas.errors.ParserError: Error tokenizing data")))
                 .isEqualTo(CallOutcome.RAISED);
         assertThat(CallOutcome.of("completed", List.of("rows: 10\r\n  KeyboardInterrupt \r\n\u2028 \n"))).isEqualTo(CallOutcome.RAISED);
+        assertThat(CallOutcome.of("completed", List.of("rows: 10\u0085KeyError: 'x'\u0085"))).isEqualTo(CallOutcome.RAISED);
         assertThat(CallOutcome.RAISED.isFailure()).isTrue();
     }
 
@@ -51,6 +52,7 @@ class CallOutcomeTest {
         assertThat(CallOutcome.of("completed", List.of("Error: 0.05\nR2: 0.91"))).isEqualTo(CallOutcome.SUCCEEDED);
         assertThat(CallOutcome.of("completed", List.of("KeyError handled, skipping 3 rows\ndone"))).isEqualTo(CallOutcome.SUCCEEDED);
         assertThat(CallOutcome.of("completed", List.of())).isEqualTo(CallOutcome.SUCCEEDED);
+        assertThat(CallOutcome.of("completed", List.of("\u0085", "done\u0085\u0085"))).isEqualTo(CallOutcome.SUCCEEDED);
     }
 
     @Test
