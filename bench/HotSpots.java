@@ -1,5 +1,4 @@
 import java.nio.file.Path;
-import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -38,8 +37,8 @@ public final class HotSpots {
         // experimental, driven by CPU time rather than wall clock, so blocked threads cannot skew it).
         // The type with more samples is reported.
         Map<String, CpuProfile> profiles = new HashMap<>();
-        // Allocation samples, each with its own-code site (null: none), weighed once the recording is read.
-        List<Map.Entry<Long, String>> allocations = new ArrayList<>();
+        // Allocation samples, weighed once the recording is read.
+        List<Allocation> allocations = new ArrayList<>();
         // The heap in use before and after each collection, by GC id: what the recording allocated in all.
         Map<Long, long[]> heapAroundGc = new TreeMap<>();
         long gcPauseNanos = 0;
@@ -60,7 +59,7 @@ public final class HotSpots {
                             break;
                         }
                     }
-                    allocations.add(new AbstractMap.SimpleEntry<>(event.getLong("weight"), site));
+                    allocations.add(new Allocation(event.getLong("weight"), site));
                 }
                 case "jdk.GCHeapSummary" -> heapAroundGc.computeIfAbsent(event.getLong("gcId"), id -> new long[2])
                         ["Before GC".equals(event.getString("when")) ? 0 : 1] = event.getLong("heapUsed");
@@ -98,14 +97,14 @@ public final class HotSpots {
         Map<String, Long> ownAllocation = new HashMap<>();
         long allocationTotal = 0;
         long dropped = 0;
-        for (Map.Entry<Long, String> sample : allocations) {
-            if (sample.getKey() > bound) {
+        for (Allocation sample : allocations) {
+            if (sample.weight() > bound) {
                 dropped++;
                 continue;
             }
-            allocationTotal += sample.getKey();
-            if (sample.getValue() != null) {
-                ownAllocation.merge(sample.getValue(), sample.getKey(), Long::sum);
+            allocationTotal += sample.weight();
+            if (sample.site() != null) {
+                ownAllocation.merge(sample.site(), sample.weight(), Long::sum);
             }
         }
         long ownAllocationTotal = ownAllocation.values().stream().mapToLong(Long::longValue).sum();
@@ -116,6 +115,10 @@ public final class HotSpots {
         print("Own allocation sites (share of all sampled bytes)", ownAllocation, allocationTotal, top, true);
         System.out.printf(Locale.ROOT, "%nGC pauses: %d, %.1f ms in total, longest %.2f ms%n", gcPauses,
                 gcPauseNanos / 1e6, longestPauseNanos / 1e6);
+    }
+
+    /** One allocation sample: the bytes it stands for, and the innermost own-code frame it came from (null: none). */
+    private record Allocation(long weight, String site) {
     }
 
     /** Self and own-code inclusive counts for one kind of CPU sample. */

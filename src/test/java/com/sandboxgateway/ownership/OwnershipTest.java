@@ -25,11 +25,12 @@ class OwnershipTest {
     private static final Principal CAROL = new Principal("carol", "analytics", Set.of("user"));
     private static final Principal BOB = new Principal("bob", "finance", Set.of("user"));
 
+    private JdbcDataSource dataSource;
     private OwnershipStore store;
 
     @BeforeEach
     void freshStore() {
-        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource = new JdbcDataSource();
         dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(dataSource).load().migrate();
         store = new OwnershipStore(JdbcClient.create(dataSource), dataSource, Clock.systemUTC(), Duration.ZERO);
@@ -89,9 +90,6 @@ class OwnershipTest {
      */
     @Test
     void shouldTrustALiveRecordItReadForTheCacheTtl() {
-        JdbcDataSource dataSource = new JdbcDataSource();
-        dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
-        Flyway.configure().dataSource(dataSource).load().migrate();
         JdbcClient jdbc = JdbcClient.create(dataSource);
         MovableClock clock = new MovableClock(Instant.parse("2026-12-02T10:00:00Z"));
         OwnershipProperties properties = new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ofSeconds(10));
