@@ -10,6 +10,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,19 +39,32 @@ import com.sandboxgateway.store.SqlDialect;
  * a code-running answer's record, owner rows and charges take one commit.
  *
  * <p>A transaction starts from the chain's end as this store's last one committed it, and locks the row only if the
- * chain still ends there: no read of the head. On PostgreSQL its first record's insert takes that lock, in one
- * statement; when another replica appended meanwhile, nothing is inserted and the group is made again from the head
- * read under lock ({@link GroupCommit.Moved}), as the first transaction and the one after a failure are. Elsewhere
- * (H2) an update that changes nothing takes it, and where the chain moved the head is read under lock at once.
+ * chain still ends there: no read of the head. On PostgreSQL its records are inserted by the head's move, the
+ * transaction's last statement, which locks the row first and moves it only if the chain still ends there and every
+ * record was new; when another replica appended meanwhile, or a record (or its call) was stored already, the group is
+ * rolled back and made again from the head read under lock, each record then inserted at once ({@link GroupCommit.Moved}),
+ * as the first transaction and the one after a failure are. Elsewhere (H2) an update that changes nothing takes the
+ * lock, and where the chain moved the head is read under lock at once.
  */
 final class JdbcAuditStore {
 
     private static final int VERIFY_PAGE = 1000;
-    private static final String INSERT_RECORD = """
-            INSERT INTO audit_record (seq, record_id, kind, call_id, request_id, upstream_request_id, user_name, team,
-                session_id, response_id, container_id, model, status, code, code_sha256, outputs, outputs_truncated,
-                details, created_at, prev_hash, hash, flags, leaf_hash, trace_id)
-            """;
+    private static final List<String> RECORD_COLUMNS = List.of("seq", "record_id", "kind", "call_id", "request_id",
+            "upstream_request_id", "user_name", "team", "session_id", "response_id", "container_id", "model", "status", "code",
+            "code_sha256", "outputs", "outputs_truncated", "details", "created_at", "prev_hash", "hash", "flags", "leaf_hash",
+            "trace_id");
+    /** The columns whose values a {@code SELECT} (unlike {@code VALUES}) must cast: all others are text. */
+    private static final Map<String, String> RECORD_TYPES = Map.of("seq", "BIGINT", "outputs_truncated", "BOOLEAN",
+            "created_at", "TIMESTAMP WITH TIME ZONE");
+    private static final String INSERT_RECORD = "INSERT INTO audit_record (" + String.join(", ", RECORD_COLUMNS) + ") ";
+    private static final String VALUES = "VALUES (:" + String.join(", :", RECORD_COLUMNS) + ")";
+    /**
+     * Values left to the head's move past which they are inserted at once: PostgreSQL takes at most 65,535 parameters
+     * per statement, and the commit tail's own rows ({@link CommitTail}) go in the same one.
+     */
+    private static final int MAX_LATER_VALUES = 24_000;
+    /** The lock of the chain head, as a {@code WITH} item: its one row only if the chain still ends at {@code began_at}. */
+    private static final String CHAIN_LOCK = "chain_lock AS (SELECT id FROM audit_chain WHERE id = 1 AND last_seq = :began_at FOR UPDATE)";
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
@@ -91,8 +105,8 @@ final class JdbcAuditStore {
     /**
      * Appends the record in the transaction the caller runs (a group commit's); false when it (or its call) was
      * already stored. The first append of a transaction locks the chain head where this store last committed it (on
-     * PostgreSQL with its first insert), or else reads it under lock and brings the tree up to it; the following ones
-     * extend what it locked, and the head is saved once, just before the commit.
+     * PostgreSQL the head's move does, with the records), or else reads it under lock and brings the tree up to it;
+     * the following ones extend it, and the head is saved once, just before the commit.
      */
     boolean appendInTransaction(AuditRecord record) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
@@ -102,11 +116,11 @@ final class JdbcAuditStore {
         if (end == null) {
             Head committed = committedEnd.getAndSet(null);
             if (committed != null && combinedWrites) {
-                end = new ChainEnd(committed, false);
-            } else if (committed != null && lockAt(committed)) {
                 end = new ChainEnd(committed, true);
+            } else if (committed != null && lockAt(committed)) {
+                end = new ChainEnd(committed, false);
             } else {
-                end = new ChainEnd(lockHead(), true);
+                end = new ChainEnd(lockHead(), false);
             }
             TransactionSynchronizationManager.bindResource(this, end);
             TransactionSynchronizationManager.registerSynchronization(end);
@@ -126,18 +140,21 @@ final class JdbcAuditStore {
         private final Set<String> appended = new HashSet<>();
         /** The appended records' flags as (flag, seq), where they go in the head's move ({@link #combinedWrites}). */
         private final List<List<Object>> flags = new ArrayList<>();
+        /**
+         * The records the head's move inserts, each its columns' values, where the transaction went by the end this
+         * store committed on PostgreSQL (and trusts the records are new); null where each is inserted at once.
+         */
+        private final List<Map<String, Object>> later;
         private final boolean grew;
-        /** The row is locked at {@code head}: read under lock, or taken by an insert ({@link #insertNew}). */
-        private boolean locked;
         private long seq;
         private String previous;
         private boolean changed;
 
-        ChainEnd(Head head, boolean locked) {
+        ChainEnd(Head head, boolean recordsLater) {
             this.head = head;
-            this.locked = locked;
+            this.later = recordsLater ? new ArrayList<>() : null;
             // An end this store committed has its tree level with the chain: only a head just read may need to catch up.
-            this.grew = locked && catchUp(head, nodes);
+            this.grew = !recordsLater && catchUp(head, nodes);
             this.seq = head.lastSeq;
             this.previous = head.lastHash;
         }
@@ -149,21 +166,130 @@ final class JdbcAuditStore {
                 return false;
             }
             AuditChain.Hashes hashes = chain.hashes(previous, seq + 1, record);
-            if (!insertNew(seq + 1, record, previous, hashes, locked ? null : head.lastSeq, flags)) {
+            Map<String, Object> row = row(seq + 1, record, previous, hashes);
+            if (later != null) {
+                later.add(row);
+            } else if (!insertNew(row, record)) {
                 return false;
             }
-            locked = true;
             seq++;
+            record.flags().forEach(flag -> flags.add(List.of(flag, row.get("seq"))));
             head.tree.append(hashes.leafHash(), nodes);
             previous = hashes.chainHash();
             changed = true;
+            if (later != null && later.size() * RECORD_COLUMNS.size() + 2 * (flags.size() + nodes.size()) > MAX_LATER_VALUES) {
+                flushLater();
+            }
             return true;
+        }
+
+        /**
+         * Inserts the records, flags and nodes left to the head's move so far, with the lock it would take: the rest
+         * go in it as before.
+         */
+        private void flushLater() {
+            Map<String, Object> params = new HashMap<>();
+            if (jdbc.sql("WITH " + CHAIN_LOCK + " " + laterRecords(params)).params(params).update() != later.size()) {
+                throw moved();
+            }
+            later.clear();
+            insertFlags();
+            tree.write(nodes);
+            nodes.clear();
+        }
+
+        /**
+         * The insert of the records left to the head's move, its values put in {@code params}. Its rows come from a
+         * join with the locking read {@link #CHAIN_LOCK} (a {@code WITH} item before it), so the lock is taken before
+         * any record is written, and nothing is written unless the chain still ends where the transaction began.
+         */
+        private String laterRecords(Map<String, Object> params) {
+            params.put("began_at", head.lastSeq);
+            StringJoiner rows = new StringJoiner(", ");
+            for (int r = 0; r < later.size(); r++) {
+                StringJoiner values = new StringJoiner(", ", "(", ")");
+                for (Map.Entry<String, Object> column : later.get(r).entrySet()) {
+                    String param = "r" + r + "_" + column.getKey();
+                    params.put(param, column.getValue());
+                    // A VALUES list in a SELECT is typed by its first row: its casts type the rest.
+                    values.add(r > 0 ? ":" + param
+                            : "CAST(:" + param + " AS " + RECORD_TYPES.getOrDefault(column.getKey(), "VARCHAR") + ")");
+                }
+                rows.add(values.toString());
+            }
+            return INSERT_RECORD + "SELECT v.* FROM (VALUES " + rows + ") AS v CROSS JOIN chain_lock ON CONFLICT DO NOTHING";
+        }
+
+        private void insertFlags() {
+            for (List<Object> flag : flags) {
+                jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag.get(0))
+                        .param("seq", flag.get(1)).update();
+            }
+            flags.clear();
         }
 
         @Override
         public void beforeCommit(boolean readOnly) {
-            if (grew || changed) {
-                save(head, seq, previous, nodes, flags);
+            save();
+        }
+
+        /**
+         * Writes the nodes the transaction completed and moves the head (chain end and tree state) past them, with the
+         * records and flags left to it; nothing when the transaction appended nothing and the tree did not catch up.
+         */
+        void save() {
+            if (!grew && !changed) {
+                return;
+            }
+            String update = """
+                    UPDATE audit_chain SET last_seq = :seq, last_hash = :hash, tree_size = :size, tree_base = :base,
+                        tree_frontier = :frontier WHERE id = 1""";
+            Map<String, Object> params = new HashMap<>();
+            params.put("seq", seq);
+            params.put("hash", previous);
+            params.put("size", head.tree.size());
+            params.put("base", head.treeBase);
+            params.put("frontier", head.tree.encoded());
+            if (!combinedWrites) {
+                tree.write(nodes);
+                insertFlags();
+                jdbc.sql(update).params(params).update();
+                return;
+            }
+            // The head's move is the transaction's last statement: the nodes and flags, the records when they were left
+            // to it, and the rows others left to the tail, go in it. Records left to it are written only if it locked
+            // the head where the transaction began (and the rest with them), and it moves the head only if every one
+            // was new.
+            List<String> with = new ArrayList<>();
+            boolean lockHere = later != null && !later.isEmpty();
+            if (lockHere) {
+                with.add(CHAIN_LOCK);
+                with.add("records AS (" + laterRecords(params) + " RETURNING seq)");
+                update += " AND (SELECT COUNT(*) FROM records) = :records";
+                params.put("records", later.size());
+                List<String> nodesInserts = JdbcAuditTree.guardedInserts(nodes, params, "chain_lock");
+                for (int i = 0; i < nodesInserts.size(); i++) {
+                    with.add("nodes" + i + " AS (" + nodesInserts.get(i) + ")");
+                }
+            } else {
+                String nodesInsert = tree.writeAllButLast(nodes, params);
+                if (nodesInsert != null) {
+                    with.add("nodes AS (" + nodesInsert + ")");
+                }
+            }
+            if (!flags.isEmpty()) {
+                StringJoiner rows = new StringJoiner(", ");
+                for (int i = 0; i < flags.size(); i++) {
+                    rows.add("(:flag" + i + ", :flag_seq" + i + ")");
+                    params.put("flag" + i, flags.get(i).get(0));
+                    params.put("flag_seq" + i, flags.get(i).get(1));
+                }
+                with.add("flags AS (INSERT INTO audit_flag (flag, seq) "
+                        + (lockHere ? "SELECT v.* FROM (VALUES " + rows + ") AS v CROSS JOIN chain_lock" : "VALUES " + rows) + ")");
+            }
+            with.add("head AS (" + update + " RETURNING id)");
+            if (!CommitTail.of(jdbc).run(with, params, "head")) {
+                throw moved();
             }
         }
 
@@ -179,6 +305,11 @@ final class JdbcAuditStore {
             if (status == STATUS_COMMITTED) {
                 committedEnd.set(new Head(seq, previous, head.treeBase, head.tree));
             }
+        }
+
+        private GroupCommit.Moved moved() {
+            return new GroupCommit.Moved("another replica appended to the audit chain after record " + head.lastSeq
+                    + ", or a record it went to append was stored already");
         }
     }
 
@@ -220,10 +351,7 @@ final class JdbcAuditStore {
         Long added = transactions.execute(status -> {
             Head head = lockHead();
             long before = head.tree.size();
-            JdbcAuditTree.NewNodes nodes = new JdbcAuditTree.NewNodes();
-            if (catchUp(head, nodes)) {
-                save(head, head.lastSeq, head.lastHash, nodes, List.of());
-            }
+            new ChainEnd(head, false).save();
             return head.tree.size() - before;
         });
         return added == null ? 0 : added;
@@ -250,44 +378,6 @@ final class JdbcAuditStore {
                 TreeFrontier.decode(treeSize, (String) row.get("tree_frontier")));
     }
 
-    /**
-     * Writes the nodes the transaction completed and moves the head (chain end and tree state) past them, with the
-     * flags left to it ({@link #insertNew}).
-     */
-    private void save(Head head, long lastSeq, String lastHash, JdbcAuditTree.NewNodes nodes, List<List<Object>> flags) {
-        String update = """
-                UPDATE audit_chain SET last_seq = :seq, last_hash = :hash, tree_size = :size, tree_base = :base,
-                    tree_frontier = :frontier WHERE id = 1""";
-        Map<String, Object> params = new HashMap<>();
-        params.put("seq", lastSeq);
-        params.put("hash", lastHash);
-        params.put("size", head.tree.size());
-        params.put("base", head.treeBase);
-        params.put("frontier", head.tree.encoded());
-        if (combinedWrites) {
-            // The head's move is the transaction's last statement: the nodes, and the rows others left to the tail, go in it.
-            List<String> with = new ArrayList<>();
-            String nodesInsert = tree.writeAllButLast(nodes, params);
-            if (nodesInsert != null) {
-                with.add("nodes AS (" + nodesInsert + ")");
-            }
-            if (!flags.isEmpty()) {
-                StringJoiner rows = new StringJoiner(", ");
-                for (int i = 0; i < flags.size(); i++) {
-                    rows.add("(:flag" + i + ", :flag_seq" + i + ")");
-                    params.put("flag" + i, flags.get(i).get(0));
-                    params.put("flag_seq" + i, flags.get(i).get(1));
-                }
-                with.add("flags AS (INSERT INTO audit_flag (flag, seq) VALUES " + rows + ")");
-            }
-            with.add("head AS (" + update + " RETURNING id)");
-            CommitTail.of(jdbc).run(with, params);
-        } else {
-            tree.write(nodes);
-            jdbc.sql(update).params(params).update();
-        }
-    }
-
     /** The chain head as locked by a transaction: where the chain ends, and the tree that grows with it. */
     private record Head(long lastSeq, String lastHash, long treeBase, TreeFrontier tree) {
     }
@@ -302,34 +392,21 @@ final class JdbcAuditStore {
     }
 
     /**
-     * Inserts the record at {@code seq} unless it (or its call) is stored already; false then. Where the database
-     * takes {@code ON CONFLICT DO NOTHING} the insert itself tells, and only a record it did not insert is looked
-     * up (a conflict on {@code seq} instead, which the chain lock rules out, must not pass as a duplicate);
-     * elsewhere the record is looked up first. With {@code lockingAt}, the insert first locks the chain row if the
-     * chain still ends at that seq, and inserts nothing if it does not: then the chain moved ({@link GroupCommit.Moved}).
-     * Its flags are inserted at once, or, where writes combine, added to {@code laterFlags} for the head's move.
+     * Inserts the record (its row, {@link #row}) unless it (or its call) is stored already; false then. Where the
+     * database takes {@code ON CONFLICT DO NOTHING} the insert itself tells, and only a record it did not insert is
+     * looked up (a conflict on {@code seq} instead, which the chain lock rules out, must not pass as a duplicate);
+     * elsewhere the record is looked up first.
      */
-    private boolean insertNew(long seq, AuditRecord record, String previous, AuditChain.Hashes hashes, Long lockingAt,
-                              List<List<Object>> laterFlags) {
+    private boolean insertNew(Map<String, Object> row, AuditRecord record) {
         if (!onConflict && held(record)) {
             return false;
         }
-        if (insert(seq, record, previous, hashes, lockingAt) == 0) {
+        if (jdbc.sql(INSERT_RECORD + VALUES + (onConflict ? " ON CONFLICT DO NOTHING" : "")).params(row).update() == 0) {
             if (held(record)) {
                 return false;
             }
-            if (lockingAt != null) {
-                throw new GroupCommit.Moved("another replica appended to the audit chain after record " + lockingAt);
-            }
-            throw new IllegalStateException("audit record " + seq + " exists although the chain ends before it; "
+            throw new IllegalStateException("audit record " + row.get("seq") + " exists although the chain ends before it; "
                     + "GET /actuator/audit/verify shows where the chain is broken");
-        }
-        for (String flag : record.flags()) {
-            if (combinedWrites) {
-                laterFlags.add(List.of(flag, seq));
-            } else {
-                jdbc.sql("INSERT INTO audit_flag (flag, seq) VALUES (:flag, :seq)").param("flag", flag).param("seq", seq).update();
-            }
         }
         return true;
     }
@@ -338,35 +415,34 @@ final class JdbcAuditStore {
         return stored("record_id", record.recordId()) || record.callId() != null && stored("call_id", record.callId());
     }
 
-    /**
-     * With {@code lockingAt} the row comes from a {@code SELECT ... FOR UPDATE} of the chain head (so the lock is taken
-     * before the record is written, as a locked read would), whose parameters are cast as the columns are typed: a
-     * {@code SELECT}'s, unlike {@code VALUES}', are not typed by the columns they fill.
-     */
-    private int insert(long seq, AuditRecord r, String previous, AuditChain.Hashes hashes, Long lockingAt) {
-        String row = lockingAt == null ? """
-                VALUES (:seq, :record_id, :kind, :call_id, :request_id, :upstream_request_id, :user_name, :team,
-                    :session_id, :response_id, :container_id, :model, :status, :code, :code_sha256, :outputs,
-                    :outputs_truncated, :details, :created_at, :prev_hash, :hash, :flags, :leaf_hash, :trace_id)""" : """
-                SELECT CAST(:seq AS BIGINT), CAST(:record_id AS VARCHAR), CAST(:kind AS VARCHAR), CAST(:call_id AS VARCHAR),
-                    CAST(:request_id AS VARCHAR), CAST(:upstream_request_id AS VARCHAR), CAST(:user_name AS VARCHAR),
-                    CAST(:team AS VARCHAR), CAST(:session_id AS VARCHAR), CAST(:response_id AS VARCHAR),
-                    CAST(:container_id AS VARCHAR), CAST(:model AS VARCHAR), CAST(:status AS VARCHAR), CAST(:code AS VARCHAR),
-                    CAST(:code_sha256 AS VARCHAR), CAST(:outputs AS VARCHAR), CAST(:outputs_truncated AS BOOLEAN),
-                    CAST(:details AS VARCHAR), CAST(:created_at AS TIMESTAMP WITH TIME ZONE), CAST(:prev_hash AS VARCHAR),
-                    CAST(:hash AS VARCHAR), CAST(:flags AS VARCHAR), CAST(:leaf_hash AS VARCHAR), CAST(:trace_id AS VARCHAR)
-                FROM audit_chain WHERE id = 1 AND last_seq = :locking_at FOR UPDATE""";
-        return jdbc.sql(INSERT_RECORD + row + (onConflict ? " ON CONFLICT DO NOTHING" : ""))
-                .param("locking_at", lockingAt).param("seq", seq).param("record_id", r.recordId()).param("kind", r.kind().name())
-                .param("call_id", r.callId()).param("request_id", r.requestId())
-                .param("upstream_request_id", r.upstreamRequestId()).param("user_name", r.user()).param("team", r.team())
-                .param("session_id", r.session()).param("response_id", r.responseId()).param("container_id", r.containerId())
-                .param("model", r.model()).param("status", r.status()).param("code", r.code())
-                .param("code_sha256", r.codeSha256()).param("outputs", r.outputs())
-                .param("outputs_truncated", r.outputsTruncated()).param("details", r.details())
-                .param("created_at", Timestamp.from(r.createdAt())).param("prev_hash", previous).param("hash", hashes.chainHash())
-                .param("flags", r.flags().isEmpty() ? null : "," + String.join(",", r.flags()) + ",")
-                .param("leaf_hash", hashes.leafHex()).param("trace_id", r.traceId()).update();
+    /** The record's row at {@code seq}: its columns' values by name, in {@link #RECORD_COLUMNS}' order. */
+    private static Map<String, Object> row(long seq, AuditRecord r, String previous, AuditChain.Hashes hashes) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("seq", seq);
+        row.put("record_id", r.recordId());
+        row.put("kind", r.kind().name());
+        row.put("call_id", r.callId());
+        row.put("request_id", r.requestId());
+        row.put("upstream_request_id", r.upstreamRequestId());
+        row.put("user_name", r.user());
+        row.put("team", r.team());
+        row.put("session_id", r.session());
+        row.put("response_id", r.responseId());
+        row.put("container_id", r.containerId());
+        row.put("model", r.model());
+        row.put("status", r.status());
+        row.put("code", r.code());
+        row.put("code_sha256", r.codeSha256());
+        row.put("outputs", r.outputs());
+        row.put("outputs_truncated", r.outputsTruncated());
+        row.put("details", r.details());
+        row.put("created_at", Timestamp.from(r.createdAt()));
+        row.put("prev_hash", previous);
+        row.put("hash", hashes.chainHash());
+        row.put("flags", r.flags().isEmpty() ? null : "," + String.join(",", r.flags()) + ",");
+        row.put("leaf_hash", hashes.leafHex());
+        row.put("trace_id", r.traceId());
+        return row;
     }
 
     List<StoredRecord> query(AuditQuery query) {

@@ -50,12 +50,21 @@ final class JdbcAuditTree {
             keys.add(TreeNodes.key(level, index));
             hashes.add(HEX.formatHex(hash));
         }
+
+        int size() {
+            return keys.size();
+        }
+
+        void clear() {
+            keys.clear();
+            hashes.clear();
+        }
     }
 
     void write(NewNodes nodes) {
         for (int from = 0; from < nodes.keys.size(); from += INSERT_ROWS) {
             Map<String, Object> params = new HashMap<>();
-            jdbc.sql(insert(nodes, from, params)).params(params).update();
+            jdbc.sql(insert(nodes, from, params, null)).params(params).update();
         }
     }
 
@@ -70,21 +79,38 @@ final class JdbcAuditTree {
         int last = (nodes.keys.size() - 1) / INSERT_ROWS * INSERT_ROWS;
         for (int from = 0; from < last; from += INSERT_ROWS) {
             Map<String, Object> chunk = new HashMap<>();
-            jdbc.sql(insert(nodes, from, chunk)).params(chunk).update();
+            jdbc.sql(insert(nodes, from, chunk, null)).params(chunk).update();
         }
-        return insert(nodes, last, params);
+        return insert(nodes, last, params, null);
     }
 
-    /** The insert of up to {@value #INSERT_ROWS} nodes from {@code from}, its values put in {@code params}. */
-    private static String insert(NewNodes nodes, int from, Map<String, Object> params) {
+    /**
+     * The inserts of all the nodes, {@value #INSERT_ROWS} at most each, their values put in {@code params}, for the
+     * caller to run as items of its statement's {@code WITH}; each writes its rows only if the item {@code guard} of
+     * that {@code WITH} has a row (a locking read).
+     */
+    static List<String> guardedInserts(NewNodes nodes, Map<String, Object> params, String guard) {
+        List<String> inserts = new ArrayList<>();
+        for (int from = 0; from < nodes.keys.size(); from += INSERT_ROWS) {
+            inserts.add(insert(nodes, from, params, guard));
+        }
+        return inserts;
+    }
+
+    /**
+     * The insert of up to {@value #INSERT_ROWS} nodes from {@code from}, its values put in {@code params}; with a
+     * {@code guard}, its rows joined with that {@code WITH} item's.
+     */
+    private static String insert(NewNodes nodes, int from, Map<String, Object> params, String guard) {
         int to = Math.min(from + INSERT_ROWS, nodes.keys.size());
-        StringBuilder sql = new StringBuilder("INSERT INTO audit_tree_node (id, hash) VALUES ");
+        StringBuilder sql = new StringBuilder("INSERT INTO audit_tree_node (id, hash) ").append(guard == null ? "" : "SELECT v.* FROM (")
+                .append("VALUES ");
         for (int i = from; i < to; i++) {
             sql.append(i == from ? "" : ", ").append("(:id").append(i).append(", :hash").append(i).append(')');
             params.put("id" + i, nodes.keys.get(i));
             params.put("hash" + i, nodes.hashes.get(i));
         }
-        return sql.toString();
+        return guard == null ? sql.toString() : sql.append(") AS v CROSS JOIN ").append(guard).toString();
     }
 
     /** The signed-ready head of the tree as it is now: its size and root under {@code origin}. */

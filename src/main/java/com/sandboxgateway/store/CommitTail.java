@@ -74,7 +74,7 @@ public final class CommitTail implements TransactionSynchronization {
         group.values.add(values);
         waiting += values.size();
         if (waiting > MAX_WAITING) {
-            run(List.of(), Map.of());
+            run(List.of(), Map.of(), null);
         }
         return () -> {
             if (!group.ran) {
@@ -87,8 +87,12 @@ public final class CommitTail implements TransactionSynchronization {
     /**
      * Runs every insert left so far and {@code more} ({@code name AS (statement)} items of the same {@code WITH},
      * their parameters in {@code params}) in one statement.
+     *
+     * @param returning the name of an item of {@code more} with a {@code RETURNING} clause, whose rows the caller
+     *                  checks (a conditional update); null for none
+     * @return whether the item {@code returning} names returned a row
      */
-    public void run(List<String> more, Map<String, Object> params) {
+    public boolean run(List<String> more, Map<String, Object> params, String returning) {
         Map<String, Object> all = new HashMap<>(params);
         StringJoiner with = new StringJoiner(", ", "WITH ", " ");
         StringJoiner select = new StringJoiner(" UNION ALL ");
@@ -97,18 +101,23 @@ public final class CommitTail implements TransactionSynchronization {
             select.add("SELECT '" + group.name + "', CAST(" + group.key() + " AS VARCHAR) FROM " + group.name);
         }
         more.forEach(with::add);
+        if (returning != null) {
+            select.add("SELECT '', '' FROM " + returning);
+        }
         String sql = with + (select.length() == 0 ? "SELECT '', ''" : select.toString());
-        jdbc.sql(sql).params(all).query((row, n) -> inserted.add(row.getString(1) + ":" + row.getString(2))).list();
+        List<String> read = jdbc.sql(sql).params(all).query((row, n) -> row.getString(1) + ":" + row.getString(2)).list();
+        inserted.addAll(read);
         rows.values().forEach(group -> group.ran = true);
         rows.clear();
         waiting = 0;
+        return returning != null && read.contains(":");
     }
 
     /** Runs what no writer ran with its own statement, after the audit chain's ({@link #getOrder()}). */
     @Override
     public void beforeCommit(boolean readOnly) {
         if (!rows.isEmpty()) {
-            run(List.of(), Map.of());
+            run(List.of(), Map.of(), null);
         }
     }
 

@@ -48,8 +48,9 @@ public final class GroupCommit {
 
     /**
      * Thrown inside a group's transaction by a write that went by what it knew from before the transaction (the
-     * audit chain's end as this replica last committed it, instead of a locked read) and found it moved meanwhile
-     * (another replica appended): the group is rolled back and made once more, the write then reading afresh.
+     * audit chain's end as this replica last committed it, instead of a locked read; that its records are new) and
+     * found it moved meanwhile (another replica appended, or stored one of the records first): the group is rolled back
+     * and made once more, the write then reading afresh.
      */
     public static final class Moved extends RuntimeException {
 

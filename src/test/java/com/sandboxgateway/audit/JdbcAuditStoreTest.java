@@ -21,6 +21,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import com.sandboxgateway.store.GroupCommit;
+import com.sandboxgateway.store.SqlDialect;
 
 /** The chain's guarantees, on H2 (in and outside its PostgreSQL mode) and on PostgreSQL alike. */
 class JdbcAuditStoreTest {
@@ -103,6 +108,35 @@ class JdbcAuditStoreTest {
         assertThat(verification.checked()).isEqualTo(before + 4);
     }
 
+    /**
+     * On PostgreSQL a transaction that goes by the end its store committed leaves its records to the head's move, and
+     * inserts them sooner once they would pass the parameters one statement takes: here first from an end another
+     * replica moved on (so the group is made again from the head), then from the end it committed itself.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void shouldAppendMoreRecordsInOneTransactionThanOneStatementTakes(String name, DataSource dataSource) {
+        JdbcAuditStore store = AuditStores.store(dataSource);
+        JdbcAuditStore other = AuditStores.store(dataSource);
+        assertThat(store.append(execution("ci_" + UUID.randomUUID()))).isTrue();
+        assertThat(other.append(execution("ci_" + UUID.randomUUID()))).isTrue();
+        JdbcClient jdbc = JdbcClient.create(dataSource);
+        TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        GroupCommit commits = new GroupCommit(transactions, jdbc, SqlDialect.of(dataSource));
+
+        for (int group = 0; group < 2; group++) {
+            List<GroupCommit.Write> writes = IntStream.range(0, 1_500).mapToObj(i -> flagged("ci_" + UUID.randomUUID()))
+                    .<GroupCommit.Write>map(record -> () -> store.appendInTransaction(record)).toList();
+            assertThat(commits.commit(writes)).hasSize(1_500).containsOnly(true);
+        }
+
+        assertThat(count(dataSource)).isEqualTo(3_002);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM audit_flag").query(Long.class).single()).isEqualTo(3_000);
+        ChainVerification verification = other.verify();
+        assertThat(verification.intact()).as(verification.toString()).isTrue();
+        assertThat(new JdbcAuditTree(jdbc).head("test").root()).isEqualTo(MerkleRoots.of(store, 3_002));
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")
     void shouldStoreACallOnceHoweverOftenItIsSeen(String name, DataSource dataSource) {
@@ -177,6 +211,13 @@ class JdbcAuditStoreTest {
         return new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION, callId, "gwreq_1", "req_1",
                 "alice", "analytics", "s-1", "resp_1", "cntr_1", "gpt-4.1", "completed", "print('hi')\n", "abc",
                 "[{\"type\":\"logs\",\"logs\":\"hi\\n\"}]", false, null, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    private static AuditRecord flagged(String callId) {
+        AuditRecord plain = execution(callId);
+        return new AuditRecord(plain.recordId(), plain.kind(), callId, plain.requestId(), plain.upstreamRequestId(), plain.user(),
+                plain.team(), plain.session(), plain.responseId(), plain.containerId(), plain.model(), plain.status(), plain.code(),
+                plain.codeSha256(), plain.outputs(), false, null, plain.createdAt(), List.of("env_access"));
     }
 
     private static long count(DataSource dataSource) {
