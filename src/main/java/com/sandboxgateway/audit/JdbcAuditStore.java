@@ -359,8 +359,8 @@ final class JdbcAuditStore {
 
     /**
      * Locks the chain's head if the chain and its tree still end where {@code committed} says, with an update that
-     * changes nothing (H2, unlike PostgreSQL, cannot lock it with the first insert, and never caches a locking
-     * read's plan); false when another replica appended meanwhile.
+     * changes nothing (H2, unlike PostgreSQL, cannot lock it inside the statement that writes the records, and never
+     * caches a locking read's plan); false when another replica appended meanwhile.
      */
     private boolean lockAt(Head committed) {
         return jdbc.sql("UPDATE audit_chain SET last_seq = last_seq WHERE id = 1 AND last_seq = :seq AND tree_size = :size")
