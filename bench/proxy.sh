@@ -26,8 +26,9 @@
 #   GATEWAY_JAVA_OPTS  the gateway's JVM flags (default: the image's recommendation for one CPU)
 #   GATEWAY_ARGS=""    extra Spring arguments for the gateway
 #   H2_URL             the memory backend's H2 URL (default: the gateway's own, a file under its directory)
-#   PROFILE=0          1: one more 16-connection load on the first backend under JFR (stacks of up to 512
-#                      frames), summarised by bench/HotSpots.java (the measured figures are taken without JFR)
+#   PROFILE=0          1: one more load on the first backend under JFR (stacks of up to 512 frames), summarised
+#                      by bench/HotSpots.java (the measured figures are taken without JFR)
+#   PROFILE_CONNECTIONS=16  that load's connections
 #   UPSTREAM_PORT=18189 PROXY_PORT=18190 GW_PORT=18180 MGMT_PORT=18181
 #   OUT_DIR            logs and raw results (default: a fresh /tmp/sandbox-gateway-proxy.*)
 #   JAR                the gateway fat jar (default: target/sandbox-gateway-*.jar, built if missing)
@@ -43,6 +44,7 @@ BACKENDS=${BACKENDS:-"memory redis"}
 TTFE_N=${TTFE_N:-200}
 GATEWAY_ARGS=${GATEWAY_ARGS:-""}
 PROFILE=${PROFILE:-0}
+PROFILE_CONNECTIONS=${PROFILE_CONNECTIONS:-16}
 GW_PORT=${GW_PORT:-18180}
 MGMT_PORT=${MGMT_PORT:-18181}
 OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/sandbox-gateway-proxy.XXXXXX")}
@@ -109,11 +111,11 @@ for backend in $BACKENDS; do
     ttfe "$backend" gateway "$GW_PORT"
     printf '%s\t%s\t%s\t%s\t%s\n' "$backend" "$rss_idle" "$rss_loaded" "$(proc_kib "$GW_PID" VmHWM)" "$GW_START_MS" >>"$MEMORY"
     if [[ $PROFILE == 1 && $first_backend == 1 ]]; then
-        log "profile: JFR during ${DURATION}s at 16 connections"
+        log "profile: JFR during ${DURATION}s at $PROFILE_CONNECTIONS connections"
         "$JAVA_HOME/bin/jcmd" "$GW_PID" JFR.start name=bench settings=profile "filename=$dir/gateway.jfr" \
             'jdk.CPUTimeSample#enabled=true' 'jdk.CPUTimeSample#throttle=1ms' >"$dir/jfr-start.txt" 2>&1 \
             || die "JFR.start failed, see $dir/jfr-start.txt"
-        measure "profile-$backend" gateway "$GW_PORT" "$GW_PID" 16 "$DURATION"
+        measure "profile-$backend" gateway "$GW_PORT" "$GW_PID" "$PROFILE_CONNECTIONS" "$DURATION"
         "$JAVA_HOME/bin/jcmd" "$GW_PID" JFR.stop name=bench >/dev/null
         "$JAVA" "$BENCH/HotSpots.java" "$dir/gateway.jfr" >"$dir/hotspots.txt" 2>&1 || true
     fi
@@ -168,7 +170,7 @@ echo "raw: $RESULTS, $TTFE, $MEMORY; logs in $OUT_DIR"
 for backend in $BACKENDS; do
     if [[ -f "$OUT_DIR/gateway-$backend/hotspots.txt" ]]; then
         echo
-        echo "Gateway profile ($backend, 16 connections; recording $OUT_DIR/gateway-$backend/gateway.jfr):"
+        echo "Gateway profile ($backend, $PROFILE_CONNECTIONS connections; recording $OUT_DIR/gateway-$backend/gateway.jfr):"
         cat "$OUT_DIR/gateway-$backend/hotspots.txt"
     fi
 done

@@ -288,7 +288,7 @@ final class JdbcAuditStore {
                         + (lockHere ? "SELECT v.* FROM (VALUES " + rows + ") AS v CROSS JOIN chain_lock" : "VALUES " + rows) + ")");
             }
             with.add("head AS (" + update + " RETURNING id)");
-            if (!CommitTail.of(jdbc).run(with, params, "head")) {
+            if (!commits.tail().end(with, params, "head")) {
                 throw moved();
             }
         }

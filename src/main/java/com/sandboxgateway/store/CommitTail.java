@@ -1,5 +1,7 @@
 package com.sandboxgateway.store;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,7 +13,7 @@ import java.util.StringJoiner;
 import java.util.function.BooleanSupplier;
 
 import org.springframework.core.Ordered;
-import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcOperations;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -20,7 +22,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * by id that the writes left to it (charges, owner rows), each an {@code INSERT ... ON CONFLICT DO NOTHING RETURNING}
  * inside one {@code WITH}, with whatever the transaction ends with (the audit chain's head move) after them. So they
  * cost one round trip together instead of one each; each insert learns whether its row was new once it ran, which
- * is before the commit.
+ * is before the commit. The commit goes in the same round trip, after the statement: pgjdbc then finds the transaction
+ * ended when Spring commits it, and sends nothing more.
  */
 public final class CommitTail implements TransactionSynchronization {
 
@@ -29,8 +32,10 @@ public final class CommitTail implements TransactionSynchronization {
      * per statement, and a group of many callers' owner rows (a long list read) could pass it.
      */
     private static final int MAX_WAITING = 30_000;
+    /** PostgreSQL's SQLSTATE of a division by zero: the statement's answer where its conditional item returned no row. */
+    private static final String DIVISION_BY_ZERO = "22012";
 
-    private final JdbcClient jdbc;
+    private final NamedParameterJdbcOperations jdbc;
     /** The rows waiting, by table and columns, each group one multi-row insert. */
     private final Map<String, Rows> rows = new LinkedHashMap<>();
     private final Set<String> keys = new HashSet<>();
@@ -39,13 +44,14 @@ public final class CommitTail implements TransactionSynchronization {
     /** Groups named so far: every group of the tail's runs has its own name. */
     private int groups;
     private int waiting;
+    private boolean ended;
 
-    private CommitTail(JdbcClient jdbc) {
+    private CommitTail(NamedParameterJdbcOperations jdbc) {
         this.jdbc = jdbc;
     }
 
     /** The tail of the transaction the caller runs, begun on first use. */
-    public static CommitTail of(JdbcClient jdbc) {
+    static CommitTail of(NamedParameterJdbcOperations jdbc) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
             throw new IllegalStateException("a commit tail belongs to a transaction");
         }
@@ -66,6 +72,9 @@ public final class CommitTail implements TransactionSynchronization {
      * @return once the tail ran: whether the row was new (a key repeated in one tail is new the first time only)
      */
     public BooleanSupplier insert(String table, String columns, List<Object> values) {
+        if (ended) {
+            throw new IllegalStateException("the transaction ended with its commit tail");
+        }
         String key = String.valueOf(values.getFirst());
         if (!keys.add(table + ":" + key)) {
             return () -> false;
@@ -74,7 +83,7 @@ public final class CommitTail implements TransactionSynchronization {
         group.values.add(values);
         waiting += values.size();
         if (waiting > MAX_WAITING) {
-            run(List.of(), Map.of(), null);
+            run(List.of(), Map.of(), null, false);
         }
         return () -> {
             if (!group.ran) {
@@ -85,14 +94,18 @@ public final class CommitTail implements TransactionSynchronization {
     }
 
     /**
-     * Runs every insert left so far and {@code more} ({@code name AS (statement)} items of the same {@code WITH},
-     * their parameters in {@code params}) in one statement.
+     * Ends the transaction: runs every insert left so far and {@code more} ({@code name AS (statement)} items of the
+     * same {@code WITH}, their parameters in {@code params}) in one statement, and the commit in the same round trip.
      *
-     * @param returning the name of an item of {@code more} with a {@code RETURNING} clause, whose rows the caller
-     *                  checks (a conditional update); null for none
-     * @return whether the item {@code returning} names returned a row
+     * @param returning the name of an item of {@code more} with a {@code RETURNING} clause that must return a row (a
+     *                  conditional update); where it returns none the statement fails, so the commit is not made
+     * @return false where the item {@code returning} names returned no row: the transaction is then to be rolled back
      */
-    public boolean run(List<String> more, Map<String, Object> params, String returning) {
+    public boolean end(List<String> more, Map<String, Object> params, String returning) {
+        return run(more, params, returning, true);
+    }
+
+    private boolean run(List<String> more, Map<String, Object> params, String returning, boolean commit) {
         Map<String, Object> all = new HashMap<>(params);
         StringJoiner with = new StringJoiner(", ", "WITH ", " ");
         StringJoiner select = new StringJoiner(" UNION ALL ");
@@ -102,22 +115,43 @@ public final class CommitTail implements TransactionSynchronization {
         }
         more.forEach(with::add);
         if (returning != null) {
-            select.add("SELECT '', '' FROM " + returning);
+            // One divided by its row count: no row fails the statement, and PostgreSQL skips the commit after it.
+            select.add("SELECT '', CAST(1 / COUNT(*) AS VARCHAR) FROM " + returning);
         }
-        String sql = with + (select.length() == 0 ? "SELECT '', ''" : select.toString());
-        List<String> read = jdbc.sql(sql).params(all).query((row, n) -> row.getString(1) + ":" + row.getString(2)).list();
-        inserted.addAll(read);
+        String sql = with + (select.length() == 0 ? "SELECT '', ''" : select.toString()) + (commit ? "; COMMIT" : "");
+        ended = commit;
+        List<String> read = jdbc.execute(sql, all, statement -> {
+            try {
+                statement.execute();
+            } catch (SQLException failed) {
+                if (returning != null && DIVISION_BY_ZERO.equals(failed.getSQLState())) {
+                    return null;
+                }
+                throw failed;
+            }
+            List<String> keys = new ArrayList<>();
+            try (ResultSet result = statement.getResultSet()) {
+                while (result.next()) {
+                    keys.add(result.getString(1) + ":" + result.getString(2));
+                }
+            }
+            return keys;
+        });
         rows.values().forEach(group -> group.ran = true);
         rows.clear();
         waiting = 0;
-        return returning != null && read.contains(":");
+        if (read == null) {
+            return false;
+        }
+        inserted.addAll(read);
+        return true;
     }
 
     /** Runs what no writer ran with its own statement, after the audit chain's ({@link #getOrder()}). */
     @Override
     public void beforeCommit(boolean readOnly) {
         if (!rows.isEmpty()) {
-            run(List.of(), Map.of(), null);
+            end(List.of(), Map.of(), null);
         }
     }
 

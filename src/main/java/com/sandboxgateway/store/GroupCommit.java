@@ -9,7 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
-import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcOperations;
 import org.springframework.transaction.support.TransactionOperations;
 
 /**
@@ -61,7 +61,7 @@ public final class GroupCommit {
 
     private final TransactionOperations transactions;
     /** Where {@link Deferrable} writes leave their statements; null: every write is made at once. */
-    private final JdbcClient tail;
+    private final NamedParameterJdbcOperations tail;
     private final Queue<Pending> waiting = new ConcurrentLinkedQueue<>();
     /** Fair, so a committer that just finished cannot barge ahead of callers whose writes it already made. */
     private final ReentrantLock committing = new ReentrantLock(true);
@@ -72,11 +72,11 @@ public final class GroupCommit {
     }
 
     /** {@link Deferrable} writes left to a {@link CommitTail} run with {@code tail}, where the dialect takes it. */
-    public GroupCommit(TransactionOperations transactions, JdbcClient tail, SqlDialect dialect) {
+    public GroupCommit(TransactionOperations transactions, NamedParameterJdbcOperations tail, SqlDialect dialect) {
         this(transactions, dialect.combinedWrites() ? tail : null);
     }
 
-    private GroupCommit(TransactionOperations transactions, JdbcClient tail) {
+    private GroupCommit(TransactionOperations transactions, NamedParameterJdbcOperations tail) {
         this.transactions = transactions;
         this.tail = tail;
     }
@@ -106,6 +106,14 @@ public final class GroupCommit {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while committing", e);
         }
+    }
+
+    /**
+     * The tail of the transaction the caller runs (begun on first use), where the dialect takes one; null where every
+     * write is made at once.
+     */
+    public CommitTail tail() {
+        return tail == null ? null : CommitTail.of(tail);
     }
 
     /**
@@ -142,7 +150,7 @@ public final class GroupCommit {
         List<BooleanSupplier> outcomes = new ArrayList<>(pending.writes().size());
         for (Write write : pending.writes()) {
             if (tail != null && write instanceof Deferrable deferrable) {
-                outcomes.add(deferrable.write(CommitTail.of(tail)));
+                outcomes.add(deferrable.write(tail()));
             } else {
                 boolean fresh = write.write();
                 outcomes.add(() -> fresh);

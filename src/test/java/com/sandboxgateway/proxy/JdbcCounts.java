@@ -6,6 +6,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Queue;
@@ -15,9 +16,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 
-/** Wraps a {@link DataSource} so every statement executed and every commit (explicit or auto) is counted. */
+/**
+ * Wraps a {@link DataSource} so every statement executed and every commit that reaches the database (explicit, auto,
+ * or inside a statement) is counted.
+ */
 final class JdbcCounts {
 
     /** Statements and commits seen by the gateway's connections, with the SQL of each, in order. */
@@ -58,7 +64,8 @@ final class JdbcCounts {
 
     private Connection connection(Connection connection) {
         return proxy(Connection.class, connection, (method, args, call) -> {
-            if (method.getName().equals("commit")) {
+            // pgjdbc sends a commit only for a transaction still open: one that ended inside a statement has none.
+            if (method.getName().equals("commit") && !endedInAStatement(connection)) {
                 commits.incrementAndGet();
                 sql.add("COMMIT");
             }
@@ -79,6 +86,9 @@ final class JdbcCounts {
                 statements.incrementAndGet();
                 String text = (prepared != null ? prepared : String.valueOf(args[0])).replaceAll("\\s+", " ").strip();
                 sql.add(text);
+                if (text.endsWith("; COMMIT")) {
+                    commits.incrementAndGet();
+                }
                 // Outside a transaction a statement that writes commits by itself; a lone read commits nothing.
                 if (connection.getAutoCommit() && !text.startsWith("SELECT")) {
                     commits.incrementAndGet();
@@ -86,6 +96,11 @@ final class JdbcCounts {
             }
             return call.proceed();
         });
+    }
+
+    private static boolean endedInAStatement(Connection connection) throws SQLException {
+        return connection.isWrapperFor(BaseConnection.class)
+                && connection.unwrap(BaseConnection.class).getTransactionState() == TransactionState.IDLE;
     }
 
     /** A call of a wrapped JDBC object: {@link #proceed()} makes it (once), {@link #result()} is what it returned. */

@@ -124,17 +124,17 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
         SoftAssertions.assertSoftly(soft -> {
             // The ownership check of the file id reads nothing: its live record was read by the turns before. Then one
             // transaction of one statement: the turn charge, two spend charges (tokens and container), owner rows, and
-            // the head's move, which locks the chain head and carries the audit record and its tree nodes.
-            soft.assertThat(counted.jdbc().sql()).as("SQL").hasSize(2).satisfies(sql -> {
-                assertThat(sql.get(0)).startsWith("WITH i0 AS (INSERT INTO turn_charge ")
-                        .contains("i1 AS (INSERT INTO spend_charge (charge_id, team, user_name, charge_day, usd_micros, created_at) VALUES "
-                                + "(?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING charge_id)",
-                                "i2 AS (INSERT INTO owned_object ",
-                                "chain_lock AS (SELECT id FROM audit_chain WHERE id = 1 AND last_seq = ? FOR UPDATE)",
-                                "records AS (INSERT INTO audit_record ", "nodes0 AS (INSERT INTO audit_tree_node ",
-                                "head AS (UPDATE audit_chain SET ");
-                assertThat(sql.get(1)).isEqualTo("COMMIT");
-            });
+            // the head's move, which locks the chain head and carries the audit record and its tree nodes, with the
+            // commit after it in the same round trip.
+            soft.assertThat(counted.jdbc().sql()).as("SQL").singleElement().satisfies(statement ->
+                    assertThat(statement).startsWith("WITH i0 AS (INSERT INTO turn_charge ")
+                            .contains("i1 AS (INSERT INTO spend_charge (charge_id, team, user_name, charge_day, usd_micros, created_at) VALUES "
+                                    + "(?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING charge_id)",
+                                    "i2 AS (INSERT INTO owned_object ",
+                                    "chain_lock AS (SELECT id FROM audit_chain WHERE id = 1 AND last_seq = ? FOR UPDATE)",
+                                    "records AS (INSERT INTO audit_record ", "nodes0 AS (INSERT INTO audit_tree_node ",
+                                    "head AS (UPDATE audit_chain SET ")
+                        .endsWith("; COMMIT"));
             soft.assertThat(counted.jdbc().statements()).as("SQL statements: %s", counted.jdbc().sql()).isEqualTo(1);
             soft.assertThat(counted.jdbc().commits()).as("commits: %s", counted.jdbc().sql()).isEqualTo(1);
             // After it: one script moving every counter the answer touched (turns settled, the response's and the
@@ -159,7 +159,7 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
         SoftAssertions.assertSoftly(soft -> {
             // What the contract needs durable before the client sees the answer: the owner rows of the response and its
             // message, the turn charge (0 turns: it maps the response to its session for a later previous_response_id),
-            // the token spend, all in one statement. No audit record, so the chain is not locked.
+            // the token spend, all in one statement, which commits. No audit record, so the chain is not locked.
             soft.assertThat(counted.jdbc().sql()).as("SQL").containsExactly(
                     "WITH i0 AS (INSERT INTO turn_charge (charge_id, user_name, team, session_id, charge_day, reserved, turns, "
                             + "created_at, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING charge_id), "
@@ -168,8 +168,7 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
                             + "i2 AS (INSERT INTO owned_object (id, kind, owner_user, owner_team, parent_id, created_at, expires_at) VALUES "
                             + "(?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id) "
                             + "SELECT 'i0', CAST(charge_id AS VARCHAR) FROM i0 UNION ALL SELECT 'i1', CAST(charge_id AS VARCHAR) FROM i1 "
-                            + "UNION ALL SELECT 'i2', CAST(id AS VARCHAR) FROM i2",
-                    "COMMIT");
+                            + "UNION ALL SELECT 'i2', CAST(id AS VARCHAR) FROM i2; COMMIT");
             // The spend moves; the turns do not (none reserved, none ran).
             soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").hasSize(1);
         });
