@@ -22,8 +22,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * by id that the writes left to it (charges, owner rows), each an {@code INSERT ... ON CONFLICT DO NOTHING RETURNING}
  * inside one {@code WITH}, with whatever the transaction ends with (the audit chain's head move) after them. So they
  * cost one round trip together instead of one each; each insert learns whether its row was new once it ran, which
- * is before the commit. The commit goes in the same round trip, after the statement: pgjdbc then finds the transaction
- * ended when Spring commits it, and sends nothing more.
+ * is before the commit. The transaction's commit goes in the round trip of its last statement: pgjdbc then finds the
+ * transaction ended when Spring commits it, and sends nothing more.
  */
 public final class CommitTail implements TransactionSynchronization {
 
@@ -129,13 +129,13 @@ public final class CommitTail implements TransactionSynchronization {
                 }
                 throw failed;
             }
-            List<String> keys = new ArrayList<>();
+            List<String> returned = new ArrayList<>();
             try (ResultSet result = statement.getResultSet()) {
                 while (result.next()) {
-                    keys.add(result.getString(1) + ":" + result.getString(2));
+                    returned.add(result.getString(1) + ":" + result.getString(2));
                 }
             }
-            return keys;
+            return returned;
         });
         rows.values().forEach(group -> group.ran = true);
         rows.clear();
