@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -28,6 +27,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import com.sandboxgateway.audit.tlog.TreeFrontier;
 import com.sandboxgateway.store.CommitTail;
 import com.sandboxgateway.store.GroupCommit;
+import com.sandboxgateway.store.Sql;
 import com.sandboxgateway.store.SqlDialect;
 
 /**
@@ -63,8 +63,6 @@ final class JdbcAuditStore {
      * per statement, and the commit tail's own rows ({@link CommitTail}) go in the same one.
      */
     private static final int MAX_LATER_VALUES = 24_000;
-    /** The lock of the chain head, as a {@code WITH} item: its one row only if the chain still ends at {@code began_at}. */
-    private static final String CHAIN_LOCK = "chain_lock AS (SELECT id FROM audit_chain WHERE id = 1 AND last_seq = :began_at FOR UPDATE)";
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
@@ -188,8 +186,8 @@ final class JdbcAuditStore {
          * go in it as before.
          */
         private void flushLater() {
-            Map<String, Object> params = new HashMap<>();
-            if (jdbc.sql("WITH " + CHAIN_LOCK + " " + laterRecords(params)).params(params).update() != later.size()) {
+            Sql insert = new Sql("WITH ").add(chainLock()).add(" ").add(laterRecords());
+            if (jdbc.sql(insert.text()).params(insert.params()).update() != later.size()) {
                 throw moved();
             }
             later.clear();
@@ -198,26 +196,35 @@ final class JdbcAuditStore {
             nodes.clear();
         }
 
+        /** The lock of the chain head, as a {@code WITH} item: its one row only if the chain ends where the transaction began. */
+        private Sql chainLock() {
+            return new Sql("chain_lock AS (SELECT id FROM audit_chain WHERE id = 1 AND last_seq = ").param(head.lastSeq)
+                    .add(" FOR UPDATE)");
+        }
+
         /**
-         * The insert of the records left to the head's move, its values put in {@code params}. Its rows come from a
-         * join with the locking read {@link #CHAIN_LOCK} (a {@code WITH} item before it), so the lock is taken before
-         * any record is written, and nothing is written unless the chain still ends where the transaction began.
+         * The insert of the records left to the head's move. Its rows come from a join with the locking read
+         * {@link #chainLock()} (a {@code WITH} item before it), so the lock is taken before any record is written, and
+         * nothing is written unless the chain still ends where the transaction began.
          */
-        private String laterRecords(Map<String, Object> params) {
-            params.put("began_at", head.lastSeq);
-            StringJoiner rows = new StringJoiner(", ");
+        private Sql laterRecords() {
+            Sql insert = new Sql(INSERT_RECORD + "SELECT v.* FROM (VALUES ");
             for (int r = 0; r < later.size(); r++) {
-                StringJoiner values = new StringJoiner(", ", "(", ")");
+                String separator = "(";
                 for (Map.Entry<String, Object> column : later.get(r).entrySet()) {
-                    String param = "r" + r + "_" + column.getKey();
-                    params.put(param, column.getValue());
+                    insert.add(separator);
+                    separator = ", ";
                     // A VALUES list in a SELECT is typed by its first row: its casts type the rest.
-                    values.add(r > 0 ? ":" + param
-                            : "CAST(:" + param + " AS " + RECORD_TYPES.getOrDefault(column.getKey(), "VARCHAR") + ")");
+                    if (r > 0) {
+                        insert.param(column.getValue());
+                    } else {
+                        insert.add("CAST(").param(column.getValue())
+                                .add(" AS " + RECORD_TYPES.getOrDefault(column.getKey(), "VARCHAR") + ")");
+                    }
                 }
-                rows.add(values.toString());
+                insert.add(r + 1 < later.size() ? "), " : ")");
             }
-            return INSERT_RECORD + "SELECT v.* FROM (VALUES " + rows + ") AS v CROSS JOIN chain_lock ON CONFLICT DO NOTHING";
+            return insert.add(") AS v CROSS JOIN chain_lock ON CONFLICT DO NOTHING");
         }
 
         private void insertFlags() {
@@ -241,54 +248,45 @@ final class JdbcAuditStore {
             if (!grew && !changed) {
                 return;
             }
-            String update = """
-                    UPDATE audit_chain SET last_seq = :seq, last_hash = :hash, tree_size = :size, tree_base = :base,
-                        tree_frontier = :frontier WHERE id = 1""";
-            Map<String, Object> params = new HashMap<>();
-            params.put("seq", seq);
-            params.put("hash", previous);
-            params.put("size", head.tree.size());
-            params.put("base", head.treeBase);
-            params.put("frontier", head.tree.encoded());
+            Sql move = new Sql("UPDATE audit_chain SET last_seq = ").param(seq).add(", last_hash = ").param(previous)
+                    .add(", tree_size = ").param(head.tree.size()).add(", tree_base = ").param(head.treeBase)
+                    .add(", tree_frontier = ").param(head.tree.encoded()).add(" WHERE id = 1");
             if (!combinedWrites) {
                 tree.write(nodes);
                 insertFlags();
-                jdbc.sql(update).params(params).update();
+                jdbc.sql(move.text()).params(move.params()).update();
                 return;
             }
             // The head's move is the transaction's last statement: the nodes and flags, the records when they were left
             // to it, and the rows others left to the tail, go in it. Records left to it are written only if it locked
             // the head where the transaction began (and the rest with them), and it moves the head only if every one
             // was new.
-            List<String> with = new ArrayList<>();
+            List<Sql> with = new ArrayList<>();
             boolean lockHere = later != null && !later.isEmpty();
             if (lockHere) {
-                with.add(CHAIN_LOCK);
-                with.add("records AS (" + laterRecords(params) + " RETURNING seq)");
-                update += " AND (SELECT COUNT(*) FROM records) = :records";
-                params.put("records", later.size());
-                List<String> nodesInserts = JdbcAuditTree.guardedInserts(nodes, params, "chain_lock");
+                with.add(chainLock());
+                with.add(new Sql("records AS (").add(laterRecords()).add(" RETURNING seq)"));
+                move.add(" AND (SELECT COUNT(*) FROM records) = ").param(later.size());
+                List<Sql> nodesInserts = JdbcAuditTree.guardedInserts(nodes, "chain_lock");
                 for (int i = 0; i < nodesInserts.size(); i++) {
-                    with.add("nodes" + i + " AS (" + nodesInserts.get(i) + ")");
+                    with.add(new Sql("nodes" + i + " AS (").add(nodesInserts.get(i)).add(")"));
                 }
             } else {
-                String nodesInsert = tree.writeAllButLast(nodes, params);
+                Sql nodesInsert = tree.writeAllButLast(nodes);
                 if (nodesInsert != null) {
-                    with.add("nodes AS (" + nodesInsert + ")");
+                    with.add(new Sql("nodes AS (").add(nodesInsert).add(")"));
                 }
             }
             if (!flags.isEmpty()) {
-                StringJoiner rows = new StringJoiner(", ");
+                Sql rows = new Sql("flags AS (INSERT INTO audit_flag (flag, seq) ")
+                        .add(lockHere ? "SELECT v.* FROM (VALUES " : "VALUES ");
                 for (int i = 0; i < flags.size(); i++) {
-                    rows.add("(:flag" + i + ", :flag_seq" + i + ")");
-                    params.put("flag" + i, flags.get(i).get(0));
-                    params.put("flag_seq" + i, flags.get(i).get(1));
+                    rows.add(i == 0 ? "(" : ", (").param(flags.get(i).get(0)).add(", ").param(flags.get(i).get(1)).add(")");
                 }
-                with.add("flags AS (INSERT INTO audit_flag (flag, seq) "
-                        + (lockHere ? "SELECT v.* FROM (VALUES " + rows + ") AS v CROSS JOIN chain_lock" : "VALUES " + rows) + ")");
+                with.add(rows.add(lockHere ? ") AS v CROSS JOIN chain_lock)" : ")"));
             }
-            with.add("head AS (" + update + " RETURNING id)");
-            if (!commits.tail().end(with, params, "head")) {
+            with.add(new Sql("head AS (").add(move).add(" RETURNING id)"));
+            if (!commits.tail().end(with, "head")) {
                 throw moved();
             }
         }
@@ -456,7 +454,7 @@ final class JdbcAuditStore {
 
     private List<StoredRecord> query(AuditQuery query, String condition) {
         StringBuilder sql = new StringBuilder("SELECT * FROM audit_record WHERE seq > :after").append(condition);
-        Map<String, Object> params = new java.util.HashMap<>();
+        Map<String, Object> params = new HashMap<>();
         params.put("after", query.after() == null ? 0L : query.after());
         filter(sql, params, "user_name", "user", query.user());
         filter(sql, params, "team", "team", query.team());

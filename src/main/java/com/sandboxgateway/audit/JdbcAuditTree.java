@@ -21,6 +21,7 @@ import com.sandboxgateway.audit.tlog.MerkleProofs;
 import com.sandboxgateway.audit.tlog.NodeSource;
 import com.sandboxgateway.audit.tlog.TreeFrontier;
 import com.sandboxgateway.audit.tlog.TreeNodes;
+import com.sandboxgateway.store.Sql;
 
 /**
  * The audit records' Merkle tree in the relational store: its complete nodes ({@code audit_tree_node}),
@@ -63,54 +64,53 @@ final class JdbcAuditTree {
 
     void write(NewNodes nodes) {
         for (int from = 0; from < nodes.keys.size(); from += INSERT_ROWS) {
-            Map<String, Object> params = new HashMap<>();
-            jdbc.sql(insert(nodes, from, params, null)).params(params).update();
+            run(insert(nodes, from, null));
         }
     }
 
     /**
-     * Writes the nodes but the last {@value #INSERT_ROWS}, and returns the insert of those (its values put in
-     * {@code params}) for the caller to run with its next statement; null when there are no nodes.
+     * Writes the nodes but the last {@value #INSERT_ROWS}, and returns the insert of those for the caller to run with
+     * its next statement; null when there are no nodes.
      */
-    String writeAllButLast(NewNodes nodes, Map<String, Object> params) {
+    Sql writeAllButLast(NewNodes nodes) {
         if (nodes.keys.isEmpty()) {
             return null;
         }
         int last = (nodes.keys.size() - 1) / INSERT_ROWS * INSERT_ROWS;
         for (int from = 0; from < last; from += INSERT_ROWS) {
-            Map<String, Object> chunk = new HashMap<>();
-            jdbc.sql(insert(nodes, from, chunk, null)).params(chunk).update();
+            run(insert(nodes, from, null));
         }
-        return insert(nodes, last, params, null);
+        return insert(nodes, last, null);
     }
 
     /**
-     * The inserts of all the nodes, {@value #INSERT_ROWS} at most each, their values put in {@code params}, for the
-     * caller to run as items of its statement's {@code WITH}; each writes its rows only if the item {@code guard} of
-     * that {@code WITH} has a row (a locking read).
+     * The inserts of all the nodes, {@value #INSERT_ROWS} at most each, for the caller to run as items of its
+     * statement's {@code WITH}; each writes its rows only if the item {@code guard} of that {@code WITH} has a row (a
+     * locking read).
      */
-    static List<String> guardedInserts(NewNodes nodes, Map<String, Object> params, String guard) {
-        List<String> inserts = new ArrayList<>();
+    static List<Sql> guardedInserts(NewNodes nodes, String guard) {
+        List<Sql> inserts = new ArrayList<>();
         for (int from = 0; from < nodes.keys.size(); from += INSERT_ROWS) {
-            inserts.add(insert(nodes, from, params, guard));
+            inserts.add(insert(nodes, from, guard));
         }
         return inserts;
     }
 
     /**
-     * The insert of up to {@value #INSERT_ROWS} nodes from {@code from}, its values put in {@code params}; with a
-     * {@code guard}, its rows joined with that {@code WITH} item's.
+     * The insert of up to {@value #INSERT_ROWS} nodes from {@code from}; with a {@code guard}, its rows joined with that
+     * {@code WITH} item's.
      */
-    private static String insert(NewNodes nodes, int from, Map<String, Object> params, String guard) {
+    private static Sql insert(NewNodes nodes, int from, String guard) {
         int to = Math.min(from + INSERT_ROWS, nodes.keys.size());
-        StringBuilder sql = new StringBuilder("INSERT INTO audit_tree_node (id, hash) ").append(guard == null ? "" : "SELECT v.* FROM (")
-                .append("VALUES ");
+        Sql sql = new Sql("INSERT INTO audit_tree_node (id, hash) " + (guard == null ? "" : "SELECT v.* FROM (") + "VALUES ");
         for (int i = from; i < to; i++) {
-            sql.append(i == from ? "" : ", ").append("(:id").append(i).append(", :hash").append(i).append(')');
-            params.put("id" + i, nodes.keys.get(i));
-            params.put("hash" + i, nodes.hashes.get(i));
+            sql.add(i == from ? "(" : ", (").param(nodes.keys.get(i)).add(", ").param(nodes.hashes.get(i)).add(")");
         }
-        return guard == null ? sql.toString() : sql.append(") AS v CROSS JOIN ").append(guard).toString();
+        return guard == null ? sql : sql.add(") AS v CROSS JOIN " + guard);
+    }
+
+    private void run(Sql sql) {
+        jdbc.sql(sql.text()).params(sql.params()).update();
     }
 
     /** The signed-ready head of the tree as it is now: its size and root under {@code origin}. */

@@ -1,9 +1,9 @@
 package com.sandboxgateway.store;
 
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +13,8 @@ import java.util.StringJoiner;
 import java.util.function.BooleanSupplier;
 
 import org.springframework.core.Ordered;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcOperations;
+import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
+import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -35,7 +36,7 @@ public final class CommitTail implements TransactionSynchronization {
     /** PostgreSQL's SQLSTATE of a division by zero: the statement's answer where its conditional item returned no row. */
     private static final String DIVISION_BY_ZERO = "22012";
 
-    private final NamedParameterJdbcOperations jdbc;
+    private final JdbcOperations jdbc;
     /** The rows waiting, by table and columns, each group one multi-row insert. */
     private final Map<String, Rows> rows = new LinkedHashMap<>();
     private final Set<String> keys = new HashSet<>();
@@ -46,12 +47,12 @@ public final class CommitTail implements TransactionSynchronization {
     private int waiting;
     private boolean ended;
 
-    private CommitTail(NamedParameterJdbcOperations jdbc) {
+    private CommitTail(JdbcOperations jdbc) {
         this.jdbc = jdbc;
     }
 
     /** The tail of the transaction the caller runs, begun on first use. */
-    static CommitTail of(NamedParameterJdbcOperations jdbc) {
+    static CommitTail of(JdbcOperations jdbc) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
             throw new IllegalStateException("a commit tail belongs to a transaction");
         }
@@ -83,7 +84,7 @@ public final class CommitTail implements TransactionSynchronization {
         group.values.add(values);
         waiting += values.size();
         if (waiting > MAX_WAITING) {
-            run(List.of(), Map.of(), null, false);
+            run(List.of(), null, false);
         }
         return () -> {
             if (!group.ran) {
@@ -95,32 +96,37 @@ public final class CommitTail implements TransactionSynchronization {
 
     /**
      * Ends the transaction: runs every insert left so far and {@code more} ({@code name AS (statement)} items of the
-     * same {@code WITH}, their parameters in {@code params}) in one statement, and the commit in the same round trip.
+     * same {@code WITH}) in one statement, and the commit in the same round trip.
      *
      * @param returning the name of an item of {@code more} with a {@code RETURNING} clause that must return a row (a
      *                  conditional update); where it returns none the statement fails, so the commit is not made
      * @return false where the item {@code returning} names returned no row: the transaction is then to be rolled back
      */
-    public boolean end(List<String> more, Map<String, Object> params, String returning) {
-        return run(more, params, returning, true);
+    public boolean end(List<Sql> more, String returning) {
+        return run(more, returning, true);
     }
 
-    private boolean run(List<String> more, Map<String, Object> params, String returning, boolean commit) {
-        Map<String, Object> all = new HashMap<>(params);
-        StringJoiner with = new StringJoiner(", ", "WITH ", " ");
+    private boolean run(List<Sql> more, String returning, boolean commit) {
+        Sql sql = new Sql("WITH ");
         StringJoiner select = new StringJoiner(" UNION ALL ");
+        String comma = "";
         for (Rows group : rows.values()) {
-            with.add(group.insert(all));
-            select.add("SELECT '" + group.name + "', CAST(" + group.key() + " AS VARCHAR) FROM " + group.name);
+            group.insert(sql.add(comma));
+            comma = ", ";
+            select.add("SELECT '" + group.name + "', CAST(" + group.key + " AS VARCHAR) FROM " + group.name);
         }
-        more.forEach(with::add);
+        for (Sql item : more) {
+            sql.add(comma).add(item);
+            comma = ", ";
+        }
         if (returning != null) {
             // One divided by its row count: no row fails the statement, and PostgreSQL skips the commit after it.
             select.add("SELECT '', CAST(1 / COUNT(*) AS VARCHAR) FROM " + returning);
         }
-        String sql = with + (select.length() == 0 ? "SELECT '', ''" : select.toString()) + (commit ? "; COMMIT" : "");
+        sql.add(" ").add(select.length() == 0 ? "SELECT '', ''" : select.toString()).add(commit ? "; COMMIT" : "");
         ended = commit;
-        List<String> read = jdbc.execute(sql, all, statement -> {
+        List<String> read = jdbc.execute(sql.text(), (PreparedStatement statement) -> {
+            new ArgumentPreparedStatementSetter(sql.params().toArray()).setValues(statement);
             try {
                 statement.execute();
             } catch (SQLException failed) {
@@ -151,7 +157,7 @@ public final class CommitTail implements TransactionSynchronization {
     @Override
     public void beforeCommit(boolean readOnly) {
         if (!rows.isEmpty()) {
-            end(List.of(), Map.of(), null);
+            end(List.of(), null);
         }
     }
 
@@ -171,32 +177,28 @@ public final class CommitTail implements TransactionSynchronization {
 
         private final String name;
         private final String into;
-        private final String columns;
+        /** The conflict key's column. */
+        private final String key;
         private final List<List<Object>> values = new ArrayList<>();
         private boolean ran;
 
         Rows(String name, String into, String columns) {
             this.name = name;
             this.into = into;
-            this.columns = columns;
+            this.key = columns.split(",")[0].strip();
         }
 
-        String key() {
-            return columns.split(",")[0].strip();
-        }
-
-        String insert(Map<String, Object> params) {
-            StringJoiner rows = new StringJoiner(", ");
+        void insert(Sql sql) {
+            sql.add(name + " AS (INSERT INTO " + into + " VALUES ");
             for (int r = 0; r < values.size(); r++) {
-                StringJoiner row = new StringJoiner(", ", "(", ")");
-                for (int c = 0; c < values.get(r).size(); c++) {
-                    String param = name + "_" + r + "_" + c;
-                    params.put(param, values.get(r).get(c));
-                    row.add(":" + param);
+                sql.add(r == 0 ? "(" : ", (");
+                List<Object> row = values.get(r);
+                for (int c = 0; c < row.size(); c++) {
+                    sql.add(c == 0 ? "" : ", ").param(row.get(c));
                 }
-                rows.add(row.toString());
+                sql.add(")");
             }
-            return name + " AS (INSERT INTO " + into + " VALUES " + rows + " ON CONFLICT DO NOTHING RETURNING " + key() + ")";
+            sql.add(" ON CONFLICT DO NOTHING RETURNING " + key + ")");
         }
     }
 }

@@ -9,7 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcOperations;
+import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.transaction.support.TransactionOperations;
 
 /**
@@ -61,7 +61,7 @@ public final class GroupCommit {
 
     private final TransactionOperations transactions;
     /** Where {@link Deferrable} writes leave their statements; null: every write is made at once. */
-    private final NamedParameterJdbcOperations tail;
+    private final JdbcOperations tail;
     private final Queue<Pending> waiting = new ConcurrentLinkedQueue<>();
     /** Fair, so a committer that just finished cannot barge ahead of callers whose writes it already made. */
     private final ReentrantLock committing = new ReentrantLock(true);
@@ -72,11 +72,11 @@ public final class GroupCommit {
     }
 
     /** {@link Deferrable} writes left to a {@link CommitTail} run with {@code tail}, where the dialect takes it. */
-    public GroupCommit(TransactionOperations transactions, NamedParameterJdbcOperations tail, SqlDialect dialect) {
+    public GroupCommit(TransactionOperations transactions, JdbcOperations tail, SqlDialect dialect) {
         this(transactions, dialect.combinedWrites() ? tail : null);
     }
 
-    private GroupCommit(TransactionOperations transactions, NamedParameterJdbcOperations tail) {
+    private GroupCommit(TransactionOperations transactions, JdbcOperations tail) {
         this.transactions = transactions;
         this.tail = tail;
     }

@@ -4,7 +4,7 @@ import javax.sql.DataSource;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcOperations;
+import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** The relational store's shared parts: one group commit for every durable write of the request path, and its dialect. */
@@ -12,7 +12,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 class StoreConfiguration {
 
     @Bean
-    GroupCommit groupCommit(TransactionTemplate transactions, NamedParameterJdbcOperations jdbc, SqlDialect dialect) {
+    GroupCommit groupCommit(TransactionTemplate transactions, JdbcOperations jdbc, SqlDialect dialect) {
         return new GroupCommit(transactions, jdbc, dialect);
     }
 

@@ -10,7 +10,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.postgresql.ds.PGSimpleDataSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -90,7 +90,7 @@ final class AuditStores {
         JdbcClient jdbc = JdbcClient.create(dataSource);
         TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         SqlDialect dialect = SqlDialect.of(dataSource);
-        return new JdbcAuditStore(jdbc, transactions, new GroupCommit(transactions, new NamedParameterJdbcTemplate(dataSource), dialect), dialect,
+        return new JdbcAuditStore(jdbc, transactions, new GroupCommit(transactions, new JdbcTemplate(dataSource), dialect), dialect,
                 new AuditChain(JsonMapper.builder().build()), new JdbcAuditTree(jdbc));
     }
 }

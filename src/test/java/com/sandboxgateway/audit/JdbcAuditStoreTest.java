@@ -20,7 +20,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -123,7 +123,7 @@ class JdbcAuditStoreTest {
         assertThat(other.append(execution("ci_" + UUID.randomUUID()))).isTrue();
         JdbcClient jdbc = JdbcClient.create(dataSource);
         TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        GroupCommit commits = new GroupCommit(transactions, new NamedParameterJdbcTemplate(dataSource), SqlDialect.of(dataSource));
+        GroupCommit commits = new GroupCommit(transactions, new JdbcTemplate(dataSource), SqlDialect.of(dataSource));
 
         for (int group = 0; group < 2; group++) {
             List<GroupCommit.Write> writes = IntStream.range(0, 1_500).mapToObj(i -> flagged("ci_" + UUID.randomUUID()))

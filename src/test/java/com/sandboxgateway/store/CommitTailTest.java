@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 
@@ -14,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.core.BaseConnection;
 import org.postgresql.core.TransactionState;
 import org.postgresql.ds.PGSimpleDataSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -47,7 +46,7 @@ class CommitTailTest {
         postgres.setURL(LocalPostgres.URL + "?currentSchema=" + SCHEMA);
         jdbc = JdbcClient.create(postgres);
         transactions = new TransactionTemplate(new DataSourceTransactionManager(postgres));
-        commits = new GroupCommit(transactions, new NamedParameterJdbcTemplate(postgres), SqlDialect.of(postgres));
+        commits = new GroupCommit(transactions, new JdbcTemplate(postgres), SqlDialect.of(postgres));
         jdbc.sql("INSERT INTO charge (id, amount) VALUES ('held', 1)").update();
     }
 
@@ -72,8 +71,8 @@ class CommitTailTest {
     void shouldCommitInTheStatementThatEndsTheTransaction() {
         TransactionState afterEnd = transactions.execute(status -> {
             commits.tail().insert("charge", "id, amount", List.of("ended", 2));
-            boolean ended = commits.tail().end(List.of("touched AS (UPDATE charge SET amount = amount WHERE id = 'held' RETURNING id)"),
-                    Map.of(), "touched");
+            boolean ended = commits.tail().end(List.of(new Sql("touched AS (UPDATE charge SET amount = amount WHERE id = ").param("held")
+                    .add(" RETURNING id)")), "touched");
             assertThat(ended).isTrue();
             return transactionState();
         });
@@ -87,8 +86,8 @@ class CommitTailTest {
     void shouldCommitNothingWhereTheItemItWasToReturnReturnedNoRow() {
         assertThatThrownBy(() -> transactions.executeWithoutResult(status -> {
             commits.tail().insert("charge", "id, amount", List.of("unmade", 2));
-            boolean ended = commits.tail().end(List.of("touched AS (UPDATE charge SET amount = amount WHERE id = 'absent' RETURNING id)"),
-                    Map.of(), "touched");
+            boolean ended = commits.tail().end(List.of(new Sql("touched AS (UPDATE charge SET amount = amount WHERE id = ").param("absent")
+                    .add(" RETURNING id)")), "touched");
             assertThat(ended).isFalse();
             assertThat(transactionState()).isEqualTo(TransactionState.FAILED);
             throw new GroupCommit.Moved("the caller rolls back");
