@@ -68,12 +68,14 @@ class CommitTailTest {
     }
 
     @Test
-    void shouldCommitInTheStatementThatEndsTheTransaction() {
+    void shouldCommitInTheStatementThatEndsTheTransactionAndTakeNoRowAfterIt() {
         TransactionState afterEnd = transactions.execute(status -> {
             commits.tail().insert("charge", "id, amount", List.of("ended", 2));
             boolean ended = commits.tail().end(List.of(new Sql("touched AS (UPDATE charge SET amount = amount WHERE id = ").param("held")
                     .add(" RETURNING id)")), "touched");
             assertThat(ended).isTrue();
+            assertThatThrownBy(() -> commits.tail().insert("charge", "id, amount", List.of("too late", 3)))
+                    .isInstanceOf(IllegalStateException.class);
             return transactionState();
         });
 
