@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -43,7 +44,8 @@ import com.sandboxgateway.store.SqlDialect;
  * transaction's last statement, which locks the row first and moves it only if the chain still ends there and every
  * record was new; when another replica appended meanwhile, or a record (or its call) was stored already, the group is
  * rolled back and made again from the head read under lock, each record then inserted at once ({@link GroupCommit.Moved}),
- * as the first transaction and the one after a failure are. Elsewhere (H2) an update that changes nothing takes the
+ * as the first transaction and the one after a failure are, and the next few after a move (where other replicas append
+ * too, so most would move again). Elsewhere (H2) an update that changes nothing takes the
  * lock, and where the chain moved the head is read under lock at once.
  */
 final class JdbcAuditStore {
@@ -63,6 +65,8 @@ final class JdbcAuditStore {
      * per statement, and the commit tail's own rows ({@link CommitTail}) go in the same one.
      */
     private static final int MAX_LATER_VALUES = 24_000;
+    /** How many transactions lock the head first after one found the chain moved ({@link #lockFirst}). */
+    private static final int LOCK_FIRST_AFTER_A_MOVE = 64;
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
@@ -79,6 +83,12 @@ final class JdbcAuditStore {
      * transaction reads the head under lock.
      */
     private final AtomicReference<Head> committedEnd = new AtomicReference<>();
+    /**
+     * Transactions still to lock the head before they append, since one found that the chain had moved (another
+     * replica appends too): there, leaving the records to the head's move would mostly fail and be made again, and
+     * each failure is an error in PostgreSQL's log.
+     */
+    private final AtomicInteger lockFirst = new AtomicInteger();
 
     JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits, SqlDialect dialect, AuditChain chain,
                    JdbcAuditTree tree) {
@@ -103,8 +113,9 @@ final class JdbcAuditStore {
     /**
      * Appends the record in the transaction the caller runs (a group commit's); false when it (or its call) was
      * already stored. The first append of a transaction locks the chain head where this store last committed it (on
-     * PostgreSQL the head's move does, with the records), or else reads it under lock and brings the tree up to it;
-     * the following ones extend it, and the head is saved once, just before the commit.
+     * PostgreSQL the head's move does, with the records, unless the chain moved in a recent transaction), or else reads
+     * it under lock and brings the tree up to it; the following ones extend it, and the head is saved once, just before
+     * the commit.
      */
     boolean appendInTransaction(AuditRecord record) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
@@ -113,9 +124,10 @@ final class JdbcAuditStore {
         ChainEnd end = (ChainEnd) TransactionSynchronizationManager.getResource(this);
         if (end == null) {
             Head committed = committedEnd.getAndSet(null);
-            if (committed != null && combinedWrites) {
+            boolean alone = lockFirst.getAndUpdate(left -> Math.max(0, left - 1)) == 0;
+            if (committed != null && combinedWrites && alone) {
                 end = new ChainEnd(committed, true);
-            } else if (committed != null && lockAt(committed)) {
+            } else if (committed != null && !combinedWrites && lockAt(committed)) {
                 end = new ChainEnd(committed, false);
             } else {
                 end = new ChainEnd(lockHead(), false);
@@ -306,6 +318,7 @@ final class JdbcAuditStore {
         }
 
         private GroupCommit.Moved moved() {
+            lockFirst.set(LOCK_FIRST_AFTER_A_MOVE);
             return new GroupCommit.Moved("another replica appended to the audit chain after record " + head.lastSeq
                     + ", or a record it went to append was stored already");
         }

@@ -2,6 +2,10 @@ package com.sandboxgateway.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -12,11 +16,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -107,6 +113,53 @@ class JdbcAuditStoreTest {
         ChainVerification verification = second.verify();
         assertThat(verification.intact()).as(verification.toString()).isTrue();
         assertThat(verification.checked()).isEqualTo(before + 4);
+    }
+
+    /**
+     * On PostgreSQL a transaction that found the chain moved by another replica is made again, and the next ones lock
+     * the head before they append instead of going by the end their store committed, which would mostly have moved
+     * again: one rollback where replicas take turns, not one per turn.
+     */
+    @Test
+    void shouldLockTheHeadFirstForAWhileOnceAnotherReplicaMovedTheChain() {
+        DataSource postgres = AuditStores.postgres("audit_lock_first_test", 5432);
+        AtomicInteger rollbacks = new AtomicInteger();
+        JdbcAuditStore first = AuditStores.store(countingRollbacks(postgres, rollbacks));
+        JdbcAuditStore second = AuditStores.store(postgres);
+        assertThat(first.append(execution("ci_" + UUID.randomUUID()))).isTrue();
+
+        for (int turn = 0; turn < 20; turn++) {
+            assertThat(second.append(execution("ci_" + UUID.randomUUID()))).isTrue();
+            assertThat(first.append(execution("ci_" + UUID.randomUUID()))).isTrue();
+        }
+
+        assertThat(rollbacks).hasValue(1);
+        assertThat(count(postgres)).isEqualTo(41);
+        ChainVerification verification = first.verify();
+        assertThat(verification.intact()).as(verification.toString()).isTrue();
+    }
+
+    /** The data source, its connections counting the transactions rolled back through them. */
+    private static DataSource countingRollbacks(DataSource dataSource, AtomicInteger rollbacks) {
+        return proxy(DataSource.class, dataSource, (method, result) -> result instanceof Connection connection
+                ? proxy(Connection.class, connection, (call, unchanged) -> {
+                    if (call.getName().equals("rollback") && call.getParameterCount() == 0) {
+                        rollbacks.incrementAndGet();
+                    }
+                    return unchanged;
+                })
+                : result);
+    }
+
+    /** {@code target} behind {@code type}, each call's result passed through {@code after}. */
+    private static <T> T proxy(Class<T> type, T target, BiFunction<Method, Object, Object> after) {
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (self, method, args) -> {
+            try {
+                return after.apply(method, method.invoke(target, args));
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }));
     }
 
     /**
