@@ -317,6 +317,7 @@ final class JdbcAuditStore {
             }
         }
 
+        /** What the group is made again for; the next transactions then lock the head first ({@link #lockFirst}). */
         private GroupCommit.Moved moved() {
             lockFirst.set(LOCK_FIRST_AFTER_A_MOVE);
             return new GroupCommit.Moved("another replica appended to the audit chain after record " + head.lastSeq

@@ -107,17 +107,16 @@ public final class CommitTail implements TransactionSynchronization {
     }
 
     private boolean run(List<Sql> more, String returning, boolean commit) {
-        Sql sql = new Sql("WITH ");
+        List<Sql> items = new ArrayList<>();
         StringJoiner select = new StringJoiner(" UNION ALL ");
-        String comma = "";
         for (Rows group : rows.values()) {
-            group.insert(sql.add(comma));
-            comma = ", ";
+            items.add(group.insert());
             select.add("SELECT '" + group.name + "', CAST(" + group.key + " AS VARCHAR) FROM " + group.name);
         }
-        for (Sql item : more) {
-            sql.add(comma).add(item);
-            comma = ", ";
+        items.addAll(more);
+        Sql sql = new Sql("WITH ");
+        for (int i = 0; i < items.size(); i++) {
+            sql.add(i == 0 ? "" : ", ").add(items.get(i));
         }
         if (returning != null) {
             // One divided by its row count: no row fails the statement, and PostgreSQL skips the commit after it.
@@ -188,8 +187,8 @@ public final class CommitTail implements TransactionSynchronization {
             this.key = columns.split(",")[0].strip();
         }
 
-        void insert(Sql sql) {
-            sql.add(name + " AS (INSERT INTO " + into + " VALUES ");
+        Sql insert() {
+            Sql sql = new Sql(name + " AS (INSERT INTO " + into + " VALUES ");
             for (int r = 0; r < values.size(); r++) {
                 sql.add(r == 0 ? "(" : ", (");
                 List<Object> row = values.get(r);
@@ -198,7 +197,7 @@ public final class CommitTail implements TransactionSynchronization {
                 }
                 sql.add(")");
             }
-            sql.add(" ON CONFLICT DO NOTHING RETURNING " + key + ")");
+            return sql.add(" ON CONFLICT DO NOTHING RETURNING " + key + ")");
         }
     }
 }
