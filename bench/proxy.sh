@@ -17,6 +17,8 @@
 #   WARMUP=45          seconds of warm-up load through each gateway before it is measured, at least;
 #   WARMUP_MAX=240     the warm-up goes on in 15 s steps until the JIT compilers take under a tenth of
 #                      the gateway's CPU (a busy machine starves them), at most this long
+#                      (at 16 connections; a cell at another count is warmed at its own count as well, 15 s
+#                      at least, until its JIT is quiet)
 #   CONNECTIONS="1 16" connection counts
 #   BACKENDS="memory redis"  gateway configurations: memory (in-memory state, the embedded H2 file),
 #                      redis (Redis DB REDIS_DB=13 on 127.0.0.1:6379, PostgreSQL schema PG_SCHEMA=bench_proxy
@@ -97,6 +99,10 @@ for backend in $BACKENDS; do
     log "gateway ($backend): warm-up at 16 connections, ${WARMUP}-${WARMUP_MAX}s"
     warm_up "$backend" "$GW_PORT" "$GW_PID" 16 "$WARMUP"
     for conns in $CONNECTIONS; do
+        # A load of another shape takes branches the JIT had not seen (a read finding no byte yet, an empty poll):
+        # compiled code deoptimizes and C2 recompiles on the gateway's core for a minute. So each cell is measured
+        # after its own warm-up at its connection count, until the compilers are quiet again.
+        (( conns == 16 )) || warm_up "$backend" "$GW_PORT" "$GW_PID" "$conns" 15
         log "gateway ($backend), $conns connections, ${DURATION}s (load $(load1))"
         measure "$backend" gateway "$GW_PORT" "$GW_PID" "$conns" "$DURATION"
     done
