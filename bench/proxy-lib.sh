@@ -187,14 +187,15 @@ measure() {
 }
 field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
 
-# warm_up NAME PORT PID CONNS MIN_SECONDS: 15 s loads through a gateway until the JIT compilers took under a tenth of
-# its CPU in the last 15 s (a busy machine starves them), after at least MIN_SECONDS and at most WARMUP_MAX.
+# warm_up NAME PORT PID CONNS MIN_SECONDS [SHARE]: 15 s loads through a gateway until the JIT compilers took under
+# 1/SHARE (default a tenth) of its CPU in the last 15 s (a busy machine starves them), after at least MIN_SECONDS and at
+# most WARMUP_MAX.
 warm_up() {
     local warm=0
     while (( warm < WARMUP_MAX )); do
         measure "warmup-$1" gateway "$2" "$3" "$4" 15
         warm=$(( warm + 15 ))
-        (( warm >= $5 )) && tail -n 1 "$RESULTS" | awk -F'\t' '{ exit !($12 * 10 < $9) }' && break
+        (( warm >= $5 )) && tail -n 1 "$RESULTS" | awk -F'\t' -v share="${6:-10}" '{ exit !($12 * share < $9) }' && break
     done
     log "gateway ($1): warm after ${warm}s ($(tail -n 1 "$RESULTS" | cut -f9,12 | tr '\t' '/') us/req CPU/JIT)"
 }

@@ -18,7 +18,7 @@
 #   WARMUP_MAX=240     the warm-up goes on in 15 s steps until the JIT compilers take under a tenth of
 #                      the gateway's CPU (a busy machine starves them), at most this long
 #                      (at 16 connections; a cell at another count is warmed at its own count as well, 15 s
-#                      at least, until its JIT is quiet)
+#                      at least, until the JIT takes under a fortieth of the CPU)
 #   CONNECTIONS="1 16" connection counts
 #   BACKENDS="memory redis"  gateway configurations: memory (in-memory state, the embedded H2 file),
 #                      redis (Redis DB REDIS_DB=13 on 127.0.0.1:6379, PostgreSQL schema PG_SCHEMA=bench_proxy
@@ -101,8 +101,8 @@ for backend in $BACKENDS; do
     for conns in $CONNECTIONS; do
         # A load of another shape takes branches the JIT had not seen (a read finding no byte yet, an empty poll):
         # compiled code deoptimizes and C2 recompiles on the gateway's core for a minute. So each cell is measured
-        # after its own warm-up at its connection count, until the compilers are quiet again.
-        (( conns == 16 )) || warm_up "$backend" "$GW_PORT" "$GW_PID" "$conns" 15
+        # after its own warm-up at its connection count, until the compilers take under a fortieth of the CPU.
+        (( conns == 16 )) || warm_up "$backend" "$GW_PORT" "$GW_PID" "$conns" 15 40
         log "gateway ($backend), $conns connections, ${DURATION}s (load $(load1))"
         measure "$backend" gateway "$GW_PORT" "$GW_PID" "$conns" "$DURATION"
     done
