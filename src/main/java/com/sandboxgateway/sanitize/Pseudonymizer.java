@@ -24,12 +24,13 @@ public final class Pseudonymizer {
     /** A pseudonym's length in characters. */
     static final int LENGTH = 16;
 
-    private final byte[] keyBytes;
     private final String keyId;
+    /** The digests of the padded key blocks, which every session starts from: never updated, only cloned. */
+    private final Session keyed;
 
     Pseudonymizer(byte[] key) {
-        this.keyBytes = key.clone();
         this.keyId = "hmac-sha256:" + HexFormat.of().formatHex(sha256(key), 0, 4);
+        this.keyed = new Session(key, keyId);
     }
 
     /**
@@ -79,7 +80,7 @@ public final class Pseudonymizer {
 
     /** A pseudonymizing function for one thread's use (digests are not thread-safe). */
     Session session() {
-        return new Session(keyBytes, keyId);
+        return keyed.copy();
     }
 
     private static byte[] sha256(byte[] bytes) {
@@ -92,8 +93,8 @@ public final class Pseudonymizer {
 
     /**
      * Pseudonymizes values one after another on one thread. HMAC as RFC 2104 defines it, with the
-     * digests of the padded key blocks computed once: each value then costs two SHA-256 compressions
-     * instead of four, which is most of the cost of sanitizing a large file.
+     * digests of the padded key blocks computed once per pseudonymizer: each value then costs two SHA-256
+     * compressions instead of four, which is most of the cost of sanitizing a large file.
      */
     static final class Session {
         private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
@@ -105,14 +106,28 @@ public final class Pseudonymizer {
         private byte[] encoded = new byte[64];
 
         private Session(byte[] key, String keyId) {
-            byte[] block = java.util.Arrays.copyOf(key.length > 64 ? sha256(key) : key, 64);
+            byte[] innerBlock = java.util.Arrays.copyOf(key.length > 64 ? sha256(key) : key, 64);
+            byte[] outerBlock = innerBlock.clone();
+            for (int i = 0; i < 64; i++) {
+                innerBlock[i] ^= 0x36;
+                outerBlock[i] ^= 0x5c;
+            }
             this.inner = sha256Digest();
             this.outer = sha256Digest();
-            for (int i = 0; i < 64; i++) {
-                inner.update((byte) (block[i] ^ 0x36));
-                outer.update((byte) (block[i] ^ 0x5c));
-            }
+            inner.update(innerBlock);
+            outer.update(outerBlock);
             this.keyId = keyId;
+        }
+
+        private Session(MessageDigest inner, MessageDigest outer, String keyId) {
+            this.inner = inner;
+            this.outer = outer;
+            this.keyId = keyId;
+        }
+
+        /** A session of the same key, for another thread: this one's digests are only read. */
+        Session copy() {
+            return new Session(clone(inner), clone(outer), keyId);
         }
 
         String keyId() {
@@ -136,14 +151,14 @@ public final class Pseudonymizer {
                 return 0;
             }
             try {
-                MessageDigest innerHash = (MessageDigest) inner.clone();
+                MessageDigest innerHash = clone(inner);
                 innerHash.update(value, offset, length);
                 innerHash.digest(digest, 0, digest.length);
-                MessageDigest outerHash = (MessageDigest) outer.clone();
+                MessageDigest outerHash = clone(outer);
                 outerHash.update(digest);
                 outerHash.digest(digest, 0, digest.length);
-            } catch (CloneNotSupportedException | DigestException e) {
-                throw new IllegalStateException("the JDK's SHA-256 digest is cloneable and 32 bytes long", e);
+            } catch (DigestException e) {
+                throw new IllegalStateException("the JDK's SHA-256 digest is 32 bytes long", e);
             }
             for (int i = 0; i < LENGTH / 2; i++) {
                 target[2 * i] = HEX[(digest[i] >> 4) & 0xf];
@@ -168,6 +183,14 @@ public final class Pseudonymizer {
                 encoded[i] = (byte) c;
             }
             return length;
+        }
+
+        private static MessageDigest clone(MessageDigest digest) {
+            try {
+                return (MessageDigest) digest.clone();
+            } catch (CloneNotSupportedException e) {
+                throw new IllegalStateException("the JDK's SHA-256 digest is cloneable", e);
+            }
         }
 
         private static MessageDigest sha256Digest() {

@@ -6,9 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -37,6 +42,30 @@ class PseudonymizerTest {
 
         assertThat(first.session().pseudonym("C-42")).isEqualTo(restarted.session().pseudonym("C-42"));
         assertThat(first.keyId()).isEqualTo(restarted.keyId());
+    }
+
+    @Test
+    void shouldGiveEveryThreadTheStandardHmacFromTheOneKeyedStart() throws Exception {
+        String key = "a-shared-key-0001";
+        Pseudonymizer pseudonymizer = new Pseudonymizer(key.getBytes(StandardCharsets.UTF_8));
+
+        try (ExecutorService threads = Executors.newFixedThreadPool(8)) {
+            List<Future<List<String>>> wrong = IntStream.range(0, 8).mapToObj(thread -> threads.submit(() -> {
+                Pseudonymizer.Session session = pseudonymizer.session();
+                List<String> mismatches = new ArrayList<>();
+                for (int i = 0; i < 2_000; i++) {
+                    String value = "C-" + thread + "-" + i;
+                    String expected = hmac16(key, value);
+                    if (!session.pseudonym(value).equals(expected) || !pseudonymizer.pseudonym(value).equals(expected)) {
+                        mismatches.add(value);
+                    }
+                }
+                return mismatches;
+            })).toList();
+            for (Future<List<String>> mismatches : wrong) {
+                assertThat(mismatches.get()).isEmpty();
+            }
+        }
     }
 
     @Test
