@@ -25,7 +25,7 @@ public final class Pseudonymizer {
     static final int LENGTH = 16;
 
     private final String keyId;
-    /** The digests of the padded key blocks, which every session starts from: never updated, only cloned. */
+    /** The digests of the padded key blocks, which every session starts from. */
     private final Session keyed;
 
     Pseudonymizer(byte[] key) {
@@ -78,7 +78,7 @@ public final class Pseudonymizer {
         return keyId;
     }
 
-    /** A pseudonymizing function for one thread's use (digests are not thread-safe). */
+    /** A pseudonymizing function for one thread's use (its buffers are not thread-safe). */
     Session session() {
         return keyed.copy();
     }
@@ -125,9 +125,12 @@ public final class Pseudonymizer {
             this.keyId = keyId;
         }
 
-        /** A session of the same key, for another thread: this one's digests are only read. */
+        /**
+         * A session of the same key, for another thread. The digests of the key blocks are only ever cloned, never
+         * updated, so sessions share them; each has buffers of its own.
+         */
         Session copy() {
-            return new Session(clone(inner), clone(outer), keyId);
+            return new Session(inner, outer, keyId);
         }
 
         String keyId() {
