@@ -2,7 +2,6 @@ package com.sandboxgateway.audit;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 import com.sandboxgateway.audit.tlog.MerkleHash;
@@ -28,13 +27,9 @@ final class AuditChain {
     /** The record's chain hash after {@code previousHash}, and its leaf hash, from one serialization. */
     Hashes hashes(String previousHash, long seq, AuditRecord record) {
         byte[] canonical = canonical(seq, record).getBytes(StandardCharsets.UTF_8);
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update(previousHash.getBytes(StandardCharsets.US_ASCII));
-            return new Hashes(HexFormat.of().formatHex(digest.digest(canonical)), MerkleHash.leaf(canonical));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-        }
+        MessageDigest digest = MerkleHash.sha256();
+        digest.update(previousHash.getBytes(StandardCharsets.US_ASCII));
+        return new Hashes(HexFormat.of().formatHex(digest.digest(canonical)), MerkleHash.leaf(canonical));
     }
 
     /** The record's JSON form behind its sequence number: the same bytes on every replica and database. */

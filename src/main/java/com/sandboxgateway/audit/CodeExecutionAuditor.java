@@ -1,8 +1,6 @@
 package com.sandboxgateway.audit;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,6 +14,7 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.TransactionException;
 
 import com.sandboxgateway.api.Route;
+import com.sandboxgateway.audit.tlog.MerkleHash;
 import com.sandboxgateway.budget.SessionFailures;
 import com.sandboxgateway.metrics.MeterFamily;
 import com.sandboxgateway.openai.Answer;
@@ -182,10 +181,6 @@ public final class CodeExecutionAuditor implements ResponseInspector {
     }
 
     static String sha256(String code) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(code.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return HexFormat.of().formatHex(MerkleHash.sha256().digest(code.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -11,6 +11,15 @@ public final class MerkleHash {
 
     /** Hash sizes in bytes. */
     public static final int SIZE = 32;
+    private static final MessageDigest SHA_256;
+
+    static {
+        try {
+            SHA_256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+        }
+    }
 
     private MerkleHash() {
     }
@@ -33,11 +42,15 @@ public final class MerkleHash {
         return digest.digest(right);
     }
 
-    private static MessageDigest sha256() {
+    /**
+     * A fresh SHA-256 digest. Each audit record takes several (its chain hash, its leaf, the nodes it completes, its
+     * code's hash), so it is cloned from one that is never used rather than looked up among the security providers.
+     */
+    public static MessageDigest sha256() {
         try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("the platform's SHA-256 cannot be cloned", e);
         }
     }
 }
