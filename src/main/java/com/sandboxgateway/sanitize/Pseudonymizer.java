@@ -25,12 +25,25 @@ public final class Pseudonymizer {
     static final int LENGTH = 16;
 
     private final String keyId;
-    /** The digests of the padded key blocks, which every session starts from. */
-    private final Session keyed;
+    /**
+     * The digests of the padded key blocks (RFC 2104's inner and outer), which every pseudonym starts from: only ever
+     * cloned, never updated, so every session shares them.
+     */
+    private final MessageDigest inner;
+    private final MessageDigest outer;
 
     Pseudonymizer(byte[] key) {
         this.keyId = "hmac-sha256:" + HexFormat.of().formatHex(sha256(key), 0, 4);
-        this.keyed = new Session(key, keyId);
+        byte[] innerBlock = java.util.Arrays.copyOf(key.length > 64 ? sha256(key) : key, 64);
+        byte[] outerBlock = innerBlock.clone();
+        for (int i = 0; i < 64; i++) {
+            innerBlock[i] ^= 0x36;
+            outerBlock[i] ^= 0x5c;
+        }
+        this.inner = sha256Digest();
+        this.outer = sha256Digest();
+        inner.update(innerBlock);
+        outer.update(outerBlock);
     }
 
     /**
@@ -80,21 +93,25 @@ public final class Pseudonymizer {
 
     /** A pseudonymizing function for one thread's use (its buffers are not thread-safe). */
     Session session() {
-        return keyed.copy();
+        return new Session(inner, outer, keyId);
     }
 
     private static byte[] sha256(byte[] bytes) {
+        return sha256Digest().digest(bytes);
+    }
+
+    private static MessageDigest sha256Digest() {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
+            return MessageDigest.getInstance("SHA-256");
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }
 
     /**
-     * Pseudonymizes values one after another on one thread. HMAC as RFC 2104 defines it, with the
-     * digests of the padded key blocks computed once per pseudonymizer: each value then costs two SHA-256
-     * compressions instead of four, which is most of the cost of sanitizing a large file.
+     * Pseudonymizes values one after another on one thread (its buffers are its own). HMAC as RFC 2104 defines
+     * it, from the digests of the padded key blocks the pseudonymizer made once: each value then costs two
+     * SHA-256 compressions instead of four, which is most of the cost of sanitizing a large file.
      */
     static final class Session {
         private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
@@ -105,32 +122,11 @@ public final class Pseudonymizer {
         private final byte[] hex = new byte[LENGTH];
         private byte[] encoded = new byte[64];
 
-        private Session(byte[] key, String keyId) {
-            byte[] innerBlock = java.util.Arrays.copyOf(key.length > 64 ? sha256(key) : key, 64);
-            byte[] outerBlock = innerBlock.clone();
-            for (int i = 0; i < 64; i++) {
-                innerBlock[i] ^= 0x36;
-                outerBlock[i] ^= 0x5c;
-            }
-            this.inner = sha256Digest();
-            this.outer = sha256Digest();
-            inner.update(innerBlock);
-            outer.update(outerBlock);
-            this.keyId = keyId;
-        }
-
+        /** @param inner the inner key block's digest, only cloned here; {@code outer} the outer one's */
         private Session(MessageDigest inner, MessageDigest outer, String keyId) {
             this.inner = inner;
             this.outer = outer;
             this.keyId = keyId;
-        }
-
-        /**
-         * A session of the same key, for another thread. The digests of the key blocks are only ever cloned, never
-         * updated, so sessions share them; each has buffers of its own.
-         */
-        Session copy() {
-            return new Session(inner, outer, keyId);
         }
 
         String keyId() {
@@ -193,14 +189,6 @@ public final class Pseudonymizer {
                 return (MessageDigest) digest.clone();
             } catch (CloneNotSupportedException e) {
                 throw new IllegalStateException("the JDK's SHA-256 digest is cloneable", e);
-            }
-        }
-
-        private static MessageDigest sha256Digest() {
-            try {
-                return MessageDigest.getInstance("SHA-256");
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException(e);
             }
         }
     }
