@@ -41,7 +41,7 @@ public final class H2Rows {
         int transactions = Integer.parseInt(args[2]);
         Path dir = Files.createTempDirectory("h2rows");
         try (Connection connection = DriverManager.getConnection("jdbc:h2:file:" + dir + "/db;MODE=PostgreSQL;"
-                + "DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;CACHE_SIZE=2048;QUERY_CACHE_SIZE=64")) {
+                + "DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;CACHE_SIZE=2048;QUERY_CACHE_SIZE=64" + System.getProperty("settings", ""))) {
             migrate(connection, args.length > 3 ? args[3].split(",") : new String[0]);
             connection.setAutoCommit(false);
             long response = 0;
