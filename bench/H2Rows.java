@@ -26,7 +26,8 @@ import java.util.StringJoiner;
  * NOTHING}, as the gateway writes them on H2 (the owner rows of a response in one); {@code multi}: one insert per table
  * for the whole transaction, each telling its new rows through {@code SELECT ... FROM FINAL TABLE (INSERT ...)}. The
  * named indexes are dropped first, to see what they cost. It prints microseconds per response after 2,000 transactions
- * of warm-up.
+ * of warm-up. {@code -Dsettings=';NAME=value...'} appends more URL settings to the gateway's (an H2 setting tried on
+ * these rows alone).
  */
 public final class H2Rows {
 
@@ -40,8 +41,9 @@ public final class H2Rows {
         boolean multi = args[1].equals("multi");
         int transactions = Integer.parseInt(args[2]);
         Path dir = Files.createTempDirectory("h2rows");
-        try (Connection connection = DriverManager.getConnection("jdbc:h2:file:" + dir + "/db;MODE=PostgreSQL;"
-                + "DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;CACHE_SIZE=2048;QUERY_CACHE_SIZE=64" + System.getProperty("settings", ""))) {
+        String settings = "MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;CACHE_SIZE=2048;QUERY_CACHE_SIZE=64"
+                + System.getProperty("settings", "");
+        try (Connection connection = DriverManager.getConnection("jdbc:h2:file:" + dir + "/db;" + settings)) {
             migrate(connection, args.length > 3 ? args[3].split(",") : new String[0]);
             connection.setAutoCommit(false);
             long response = 0;
