@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.StringJoiner;
 import java.util.function.BooleanSupplier;
 
 import org.springframework.core.Ordered;
@@ -24,7 +23,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * inside one {@code WITH}, with whatever the transaction ends with (the audit chain's head move) after them. So they
  * cost one round trip together instead of one each; each insert learns whether its row was new once it ran, which
  * is before the commit. The transaction's commit goes in the round trip of its last statement: pgjdbc then finds the
- * transaction ended when Spring commits it, and sends nothing more.
+ * transaction ended when Spring commits it, and sends nothing more. Its {@code BEGIN} goes in that round trip too,
+ * because the statement answers in fixed-size columns only (which row of which insert was new, as two integers):
+ * before a statement whose answer rows it cannot bound (a text column), pgjdbc sends what it holds and waits for the
+ * answer first, so as not to deadlock on full socket buffers, and the {@code BEGIN} then costs a round trip of its own.
  */
 public final class CommitTail implements TransactionSynchronization {
 
@@ -35,15 +37,13 @@ public final class CommitTail implements TransactionSynchronization {
     private static final int MAX_WAITING = 30_000;
     /** PostgreSQL's SQLSTATE of a division by zero: the statement's answer where its conditional item returned no row. */
     private static final String DIVISION_BY_ZERO = "22012";
+    /** The group number of the statement's answer rows that are not an insert's. */
+    private static final int NO_GROUP = -1;
 
     private final JdbcOperations jdbc;
     /** The rows waiting, by table and columns, each group one multi-row insert. */
     private final Map<String, Rows> rows = new LinkedHashMap<>();
     private final Set<String> keys = new HashSet<>();
-    /** The keys the runs so far inserted, as {@code group:key}. */
-    private final Set<String> inserted = new HashSet<>();
-    /** Groups named so far: every group of the tail's runs has its own name. */
-    private int groups;
     private int waiting;
     private boolean ended;
 
@@ -80,8 +80,9 @@ public final class CommitTail implements TransactionSynchronization {
         if (!keys.add(table + ":" + key)) {
             return () -> false;
         }
-        Rows group = rows.computeIfAbsent(table + " (" + columns + ")", into -> new Rows("i" + groups++, into, columns));
+        Rows group = rows.computeIfAbsent(table + " (" + columns + ")", into -> new Rows(rows.size(), into, columns));
         group.values.add(values);
+        int row = group.values.size();
         waiting += values.size();
         if (waiting > MAX_WAITING) {
             run(List.of(), null, false);
@@ -90,7 +91,7 @@ public final class CommitTail implements TransactionSynchronization {
             if (!group.ran) {
                 throw new IllegalStateException("the commit tail has not run yet");
             }
-            return inserted.contains(group.name + ":" + key);
+            return group.inserted.contains(row);
         };
     }
 
@@ -107,11 +108,12 @@ public final class CommitTail implements TransactionSynchronization {
     }
 
     private boolean run(List<Sql> more, String returning, boolean commit) {
+        List<Rows> groups = List.copyOf(rows.values());
         List<Sql> items = new ArrayList<>();
-        StringJoiner select = new StringJoiner(" UNION ALL ");
-        for (Rows group : rows.values()) {
+        List<Sql> answers = new ArrayList<>();
+        for (Rows group : groups) {
             items.add(group.insert());
-            select.add("SELECT '" + group.name + "', CAST(" + group.key + " AS VARCHAR) FROM " + group.name);
+            answers.add(group.answer());
         }
         items.addAll(more);
         Sql sql = new Sql("WITH ");
@@ -120,11 +122,18 @@ public final class CommitTail implements TransactionSynchronization {
         }
         if (returning != null) {
             // One divided by its row count: no row fails the statement, and PostgreSQL skips the commit after it.
-            select.add("SELECT '', CAST(1 / COUNT(*) AS VARCHAR) FROM " + returning);
+            answers.add(new Sql("SELECT " + NO_GROUP + ", CAST(1 / COUNT(*) AS INT) FROM " + returning));
         }
-        sql.add(" ").add(select.length() == 0 ? "SELECT '', ''" : select.toString()).add(commit ? "; COMMIT" : "");
+        if (answers.isEmpty()) {
+            answers.add(new Sql("SELECT " + NO_GROUP + ", 0"));
+        }
+        sql.add(" ");
+        for (int i = 0; i < answers.size(); i++) {
+            sql.add(i == 0 ? "" : " UNION ALL ").add(answers.get(i));
+        }
+        sql.add(commit ? "; COMMIT" : "");
         ended = commit;
-        List<String> read = jdbc.execute(sql.text(), (PreparedStatement statement) -> {
+        Boolean answered = jdbc.execute(sql.text(), (PreparedStatement statement) -> {
             new ArgumentPreparedStatementSetter(sql.params().toArray()).setValues(statement);
             try {
                 statement.execute();
@@ -134,22 +143,20 @@ public final class CommitTail implements TransactionSynchronization {
                 }
                 throw failed;
             }
-            List<String> returned = new ArrayList<>();
             try (ResultSet result = statement.getResultSet()) {
                 while (result.next()) {
-                    returned.add(result.getString(1) + ":" + result.getString(2));
+                    int group = result.getInt(1);
+                    if (group != NO_GROUP) {
+                        groups.get(group).inserted.add(result.getInt(2));
+                    }
                 }
             }
-            return returned;
+            return true;
         });
-        rows.values().forEach(group -> group.ran = true);
+        groups.forEach(group -> group.ran = true);
         rows.clear();
         waiting = 0;
-        if (read == null) {
-            return false;
-        }
-        inserted.addAll(read);
-        return true;
+        return answered != null;
     }
 
     /** Runs what no writer ran with its own statement, after the audit chain's ({@link #getOrder()}). */
@@ -171,20 +178,31 @@ public final class CommitTail implements TransactionSynchronization {
         return Ordered.LOWEST_PRECEDENCE;
     }
 
-    /** Rows of one table and column list: one {@code WITH} item named {@code name}. */
+    /** Rows of one table and column list: one {@code WITH} item, named {@code i<number>} by its place in its statement. */
     private static final class Rows {
 
+        private final int number;
         private final String name;
         private final String into;
         /** The conflict key's column. */
         private final String key;
         private final List<List<Object>> values = new ArrayList<>();
+        /** Once it ran: the rows (1-based, in {@link #values}' order) it inserted. */
+        private final Set<Integer> inserted = new HashSet<>();
         private boolean ran;
 
-        Rows(String name, String into, String columns) {
-            this.name = name;
+        Rows(int number, String into, String columns) {
+            this.number = number;
+            this.name = "i" + number;
             this.into = into;
             this.key = columns.split(",")[0].strip();
+        }
+
+        /** Its answer rows, in integers only: its number, and the place of each inserted row's key among the keys. */
+        Sql answer() {
+            String[] keys = values.stream().map(row -> String.valueOf(row.getFirst())).toArray(String[]::new);
+            return new Sql("SELECT " + number + ", array_position(CAST(").param(keys)
+                    .add(" AS VARCHAR[]), CAST(" + key + " AS VARCHAR)) FROM " + name);
         }
 
         Sql insert() {

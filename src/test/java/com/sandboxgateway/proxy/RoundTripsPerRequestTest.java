@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,7 +45,8 @@ import com.sandboxgateway.support.LocalPostgres;
  * What one governed code-running response costs in round trips to PostgreSQL and Redis, the whole pipeline on
  * (auth, rate limits, the ownership check of a {@code file_ids} reference, turn reservation, spend check, the
  * audit of the executed block, ownership records, charges). Statements and commits are counted by a wrapper
- * around the gateway's own {@link DataSource}; Redis commands by {@code MONITOR}, keeping only this gateway's
+ * around the gateway's own {@link DataSource}, the waits for PostgreSQL's answer by the {@code Sync} messages its
+ * connections send through a relay ({@link PostgresWaits}); Redis commands by {@code MONITOR}, keeping only this gateway's
  * database index (other tests share the server) and leaving out the commands a script runs inside Redis. The
  * commands before the upstream answers are told from those after it by a marker the stubbed upstream sends to
  * Redis before it answers (the gateway is waiting for that answer, so nothing of it can come in between).
@@ -58,6 +60,9 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
     private static final String SCHEMA = "round_trips_test";
     private static final int REDIS_DB = 12;
     private static final JdbcCounts jdbc = new JdbcCounts();
+    private static final PostgresWaits postgres = relayTo(LocalPostgres.PORT);
+    /** Runs of a statement after which pgjdbc has prepared it on the server (its {@code prepareThreshold} is 5). */
+    private static final int PREPARED_BEFORE = 5;
     /** What the stubbed upstream echoes on Redis before it answers, while {@link #markUpstreamAnswers} is set. */
     private static final String UPSTREAM_ANSWERS = RedisMonitor.MARKER + "upstream-answers";
     private static final AtomicBoolean markUpstreamAnswers = new AtomicBoolean();
@@ -81,7 +86,7 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
             statement.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
             statement.execute("CREATE SCHEMA " + SCHEMA);
         }
-        registry.add("spring.datasource.url", () -> LocalPostgres.URL + "?currentSchema=" + SCHEMA);
+        registry.add("spring.datasource.url", () -> "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/test?sslmode=disable&currentSchema=" + SCHEMA);
         registry.add("spring.datasource.username", () -> "postgres");
         registry.add("spring.datasource.password", () -> "");
         registry.add("spring.flyway.schemas", () -> SCHEMA);
@@ -89,6 +94,19 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
         registry.add("spring.data.redis.host", () -> "127.0.0.1");
         registry.add("spring.data.redis.port", () -> "6379");
         registry.add("spring.data.redis.database", () -> Integer.toString(REDIS_DB));
+    }
+
+    private static PostgresWaits relayTo(int port) {
+        try {
+            return new PostgresWaits(port);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @AfterAll
+    static void closeRelay() throws IOException {
+        postgres.close();
     }
 
     @TestConfiguration
@@ -113,8 +131,8 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
     @Test
     void shouldSettleACodeRunningResponseInOneCommitAndOneRedisRoundTrip() throws Exception {
         String file = createdFile(ALICE_KEY, unique("file-"));
-        // Twice before counting, so one-time work (the first bucket, the first charge of the day) is not counted.
-        for (int i = 0; i < 2; i++) {
+        // Before counting, so one-time work (the first bucket, the first charge of the day) is not counted.
+        for (int i = 0; i < PREPARED_BEFORE; i++) {
             assertThat(codeRunningResponse(ALICE_KEY, file).statusCode()).isEqualTo(200);
         }
 
@@ -137,6 +155,8 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
                         .endsWith("; COMMIT"));
             soft.assertThat(counted.jdbc().statements()).as("SQL statements: %s", counted.jdbc().sql()).isEqualTo(1);
             soft.assertThat(counted.jdbc().commits()).as("commits: %s", counted.jdbc().sql()).isEqualTo(1);
+            // The transaction's BEGIN, its statement and its commit in one round trip.
+            soft.assertThat(counted.postgresWaits()).as("waits for PostgreSQL's answer").isEqualTo(1);
             // After it: one script moving every counter the answer touched (turns settled, the response's and the
             // container's spend).
             soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").singleElement()
@@ -149,7 +169,9 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
 
     @Test
     void shouldSettleAResponseThatRanNoCodeInOneCommitAndOneRedisRoundTrip() throws Exception {
-        for (int i = 0; i < 2; i++) {
+        // Often enough that pgjdbc prepares the statement on the server: only then does it know the columns of its
+        // answer, and, where it cannot bound their size, it waits for the BEGIN's answer before sending it.
+        for (int i = 0; i < PREPARED_BEFORE; i++) {
             assertThat(answerWithoutCode().statusCode()).isEqualTo(200);
         }
 
@@ -167,20 +189,26 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
                             + "(?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING charge_id), "
                             + "i2 AS (INSERT INTO owned_object (id, kind, owner_user, owner_team, parent_id, created_at, expires_at) VALUES "
                             + "(?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id) "
-                            + "SELECT 'i0', CAST(charge_id AS VARCHAR) FROM i0 UNION ALL SELECT 'i1', CAST(charge_id AS VARCHAR) FROM i1 "
-                            + "UNION ALL SELECT 'i2', CAST(id AS VARCHAR) FROM i2; COMMIT");
+                            + "SELECT 0, array_position(CAST(? AS VARCHAR[]), CAST(charge_id AS VARCHAR)) FROM i0 "
+                            + "UNION ALL SELECT 1, array_position(CAST(? AS VARCHAR[]), CAST(charge_id AS VARCHAR)) FROM i1 "
+                            + "UNION ALL SELECT 2, array_position(CAST(? AS VARCHAR[]), CAST(id AS VARCHAR)) FROM i2; COMMIT");
+            // The BEGIN, the statement and its commit in one round trip: the statement answers in fixed-size columns,
+            // so pgjdbc does not wait for the BEGIN's answer before sending it.
+            soft.assertThat(counted.postgresWaits()).as("waits for PostgreSQL's answer").isEqualTo(1);
             // The spend moves; the turns do not (none reserved, none ran).
             soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").hasSize(1);
         });
     }
 
     /** What one request cost, its Redis commands split where the upstream answered. */
-    private record Counted(int status, JdbcCounts.Counts jdbc, List<String> beforeUpstream, List<String> afterUpstream) {
+    private record Counted(int status, JdbcCounts.Counts jdbc, int postgresWaits, List<String> beforeUpstream,
+                           List<String> afterUpstream) {
     }
 
     private Counted counted(Request request) throws Exception {
         redis.clear();
         jdbc.clear();
+        postgres.clear();
         markUpstreamAnswers.set(true);
         HttpResponse<String> answer;
         try {
@@ -191,7 +219,8 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
         List<String> commands = redis.commandsUntilQuiet();
         int marker = commands.indexOf("\"ECHO\" \"" + UPSTREAM_ANSWERS + "\"");
         assertThat(marker).as("the upstream's marker among %s", commands).isNotNegative();
-        return new Counted(answer.statusCode(), jdbc.counts(), commands.subList(0, marker), commands.subList(marker + 1, commands.size()));
+        return new Counted(answer.statusCode(), jdbc.counts(), postgres.syncs(), commands.subList(0, marker),
+                commands.subList(marker + 1, commands.size()));
     }
 
     @FunctionalInterface

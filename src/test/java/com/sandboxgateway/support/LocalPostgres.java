@@ -11,7 +11,8 @@ import java.sql.Statement;
  */
 public final class LocalPostgres {
 
-    public static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
+    public static final int PORT = 5432;
+    public static final String URL = "jdbc:postgresql://127.0.0.1:" + PORT + "/test";
     public static final String SCHEMA = "gateway_test";
     private static boolean recreated;
 
