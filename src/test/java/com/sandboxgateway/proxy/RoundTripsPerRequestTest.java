@@ -86,7 +86,8 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
             statement.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
             statement.execute("CREATE SCHEMA " + SCHEMA);
         }
-        registry.add("spring.datasource.url", () -> "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/test?sslmode=disable&currentSchema=" + SCHEMA);
+        // In the clear, so the relay can read the messages.
+        registry.add("spring.datasource.url", () -> LocalPostgres.url(postgres.port()) + "?sslmode=disable&currentSchema=" + SCHEMA);
         registry.add("spring.datasource.username", () -> "postgres");
         registry.add("spring.datasource.password", () -> "");
         registry.add("spring.flyway.schemas", () -> SCHEMA);

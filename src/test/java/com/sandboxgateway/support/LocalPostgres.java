@@ -12,11 +12,16 @@ import java.sql.Statement;
 public final class LocalPostgres {
 
     public static final int PORT = 5432;
-    public static final String URL = "jdbc:postgresql://127.0.0.1:" + PORT + "/test";
+    public static final String URL = url(PORT);
     public static final String SCHEMA = "gateway_test";
     private static boolean recreated;
 
     private LocalPostgres() {
+    }
+
+    /** The test database's URL through {@code port} (a relay in front of PostgreSQL's {@link #PORT}, say). */
+    public static String url(int port) {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/test";
     }
 
     public static synchronized void recreateSchema() {
