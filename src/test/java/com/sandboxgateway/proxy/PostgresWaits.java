@@ -5,10 +5,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sandboxgateway.support.TcpProxy;
 
 /**
  * A relay in front of PostgreSQL that reads what its clients send as PostgreSQL's frontend protocol and counts the
@@ -22,18 +21,15 @@ final class PostgresWaits implements AutoCloseable {
     private static final int SSL_REQUEST = 80877103;
     private static final int GSS_REQUEST = 80877104;
 
-    private final int targetPort;
-    private final ServerSocket server;
     private final AtomicInteger syncs = new AtomicInteger();
+    private final TcpProxy relay;
 
     PostgresWaits(int targetPort) throws IOException {
-        this.targetPort = targetPort;
-        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread.ofPlatform().daemon().start(this::accept);
+        this.relay = new TcpProxy(targetPort, this::frontendMessages);
     }
 
     int port() {
-        return server.getLocalPort();
+        return relay.port();
     }
 
     void clear() {
@@ -47,48 +43,17 @@ final class PostgresWaits implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        server.close();
-    }
-
-    private void accept() {
-        while (!server.isClosed()) {
-            try {
-                Socket client = server.accept();
-                Socket target = new Socket(InetAddress.getLoopbackAddress(), targetPort);
-                Thread.ofPlatform().daemon().start(() -> relay(client, target, true));
-                Thread.ofPlatform().daemon().start(() -> relay(target, client, false));
-            } catch (IOException closed) {
-                return;
-            }
-        }
-    }
-
-    private void relay(Socket from, Socket to, boolean frontend) {
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-            if (frontend) {
-                frontendMessages(new DataInputStream(in), out);
-            } else {
-                in.transferTo(out);
-            }
-        } catch (IOException dropped) {
-            // One side went away; closing both ends tells the other.
-        } finally {
-            try {
-                from.close();
-                to.close();
-            } catch (IOException ignored) {
-                // Already closed.
-            }
-        }
+        relay.close();
     }
 
     /** Passes the client's messages on one by one, counting its Syncs: untyped until the startup message, typed after. */
-    private void frontendMessages(DataInputStream in, OutputStream out) throws IOException {
+    private void frontendMessages(InputStream from, OutputStream out) throws IOException {
+        DataInputStream in = new DataInputStream(from);
         int code;
         do {
             int length = in.readInt();
             code = in.readInt();
-            out.write(header(-1, length));
+            out.write(intBytes(length));
             out.write(intBytes(code));
             out.write(in.readNBytes(length - 8));
         } while (code == SSL_REQUEST || code == GSS_REQUEST);
@@ -102,17 +67,10 @@ final class PostgresWaits implements AutoCloseable {
             if (type == 'S') {
                 syncs.incrementAndGet();
             }
-            out.write(header(type, length));
+            out.write(type);
+            out.write(intBytes(length));
             out.write(body);
         }
-    }
-
-    private static byte[] header(int type, int length) {
-        byte[] size = intBytes(length);
-        if (type < 0) {
-            return size;
-        }
-        return new byte[] {(byte) type, size[0], size[1], size[2], size[3]};
     }
 
     private static byte[] intBytes(int value) {

@@ -11,17 +11,32 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A TCP relay in front of a real server, which a test can cut and restore to make that server
- * unreachable for the code under test without stopping it for everyone else on the machine.
+ * unreachable for the code under test without stopping it for everyone else on the machine, or read
+ * what its clients send on the way.
  */
 public final class TcpProxy implements AutoCloseable {
 
+    /** How the bytes of one direction are passed on. */
+    @FunctionalInterface
+    public interface Copy {
+
+        void copy(InputStream from, OutputStream to) throws IOException;
+    }
+
     private final int targetPort;
+    private final Copy fromClients;
     private final int port;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile ServerSocket server;
 
     public TcpProxy(int targetPort) throws IOException {
+        this(targetPort, InputStream::transferTo);
+    }
+
+    /** A relay that passes what its clients send on with {@code fromClients}, the server's answers as they come. */
+    public TcpProxy(int targetPort, Copy fromClients) throws IOException {
         this.targetPort = targetPort;
+        this.fromClients = fromClients;
         try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             this.port = probe.getLocalPort();
         }
@@ -62,17 +77,17 @@ public final class TcpProxy implements AutoCloseable {
                 Socket target = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 sockets.add(client);
                 sockets.add(target);
-                Thread.ofVirtual().start(() -> pump(client, target));
-                Thread.ofVirtual().start(() -> pump(target, client));
+                Thread.ofVirtual().start(() -> pump(client, target, fromClients));
+                Thread.ofVirtual().start(() -> pump(target, client, InputStream::transferTo));
             } catch (IOException closed) {
                 return;
             }
         }
     }
 
-    private static void pump(Socket from, Socket to) {
+    private static void pump(Socket from, Socket to, Copy copy) {
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-            in.transferTo(out);
+            copy.copy(in, out);
         } catch (IOException dropped) {
             // One side went away; closing both ends tells the other.
         } finally {
