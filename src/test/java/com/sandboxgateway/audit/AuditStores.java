@@ -53,7 +53,7 @@ final class AuditStores {
     static DataSource postgres(String schema, int port) {
         LocalPostgres.recreateSchema(schema);
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setURL("jdbc:postgresql://127.0.0.1:" + port + "/test?currentSchema=" + schema + "&connectTimeout=2&socketTimeout=5");
+        dataSource.setURL(LocalPostgres.url(port) + "?currentSchema=" + schema + "&connectTimeout=2&socketTimeout=5");
         dataSource.setUser("postgres");
         migrated(admin(schema), schema);
         return pooled(dataSource);
@@ -62,7 +62,7 @@ final class AuditStores {
     /** An already migrated schema on the local PostgreSQL, pooled with {@code connections} (a benchmark replica). */
     static DataSource existingPostgres(String schema, int connections) {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setURL("jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + schema);
+        dataSource.setURL(LocalPostgres.URL + "?currentSchema=" + schema);
         dataSource.setUser("postgres");
         HikariConfig config = new HikariConfig();
         config.setDataSource(dataSource);
@@ -72,7 +72,7 @@ final class AuditStores {
 
     private static DataSource admin(String schema) {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setURL("jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + schema);
+        dataSource.setURL(LocalPostgres.URL + "?currentSchema=" + schema);
         dataSource.setUser("postgres");
         return dataSource;
     }

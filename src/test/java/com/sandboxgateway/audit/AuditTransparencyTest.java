@@ -32,6 +32,7 @@ import com.sandboxgateway.audit.tlog.Checkpoint;
 import com.sandboxgateway.audit.tlog.MerkleProofs;
 import com.sandboxgateway.audit.tlog.NoteVerifier;
 import com.sandboxgateway.support.GatewayIntegrationTest;
+import com.sandboxgateway.support.LocalPostgres;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -45,7 +46,7 @@ import tools.jackson.databind.json.JsonMapper;
 class AuditTransparencyTest extends GatewayIntegrationTest {
 
     private static final String SCHEMA = "audit_tlog_e2e";
-    private static final String DB = "jdbc:postgresql://127.0.0.1:5432/test";
+    private static final String DB = LocalPostgres.URL;
     private static final Path WORK = Path.of("target", "audit-tlog-e2e");
     private static final Path WITNESS = WORK.resolve("witness/checkpoints.txt");
 

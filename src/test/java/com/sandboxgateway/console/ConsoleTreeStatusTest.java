@@ -31,6 +31,7 @@ import com.openai.models.responses.ResponseCreateParams;
 import com.sandboxgateway.audit.tlog.Checkpoint;
 import com.sandboxgateway.audit.tlog.NoteVerifier;
 import com.sandboxgateway.support.GatewayIntegrationTest;
+import com.sandboxgateway.support.LocalPostgres;
 
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -43,7 +44,7 @@ import tools.jackson.databind.node.ObjectNode;
 class ConsoleTreeStatusTest extends GatewayIntegrationTest {
 
     private static final String SCHEMA = "console_tree_status";
-    private static final String DB = "jdbc:postgresql://127.0.0.1:5432/test";
+    private static final String DB = LocalPostgres.URL;
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Pattern BLOCK_LINK = Pattern.compile("href=\"/console/records/(\\d+)\"");
     private static final Pattern TREE = Pattern.compile("(?s)<h2 id=\"tree-h\">Merkle tree</h2>\\s*<p( class=\"(ok|problem)\")?>([^<]*)</p>"
