@@ -15,7 +15,11 @@ RUN --mount=type=cache,target=/root/.m2 \
 
 # JDK 25: the ahead-of-time cache (below) needs it; the code still targets Java 21.
 FROM eclipse-temurin:25-jre-noble
-RUN groupadd --system --gid 10001 gateway \
+# curl: the HEALTHCHECK below and the cache's training run call the gateway with it, and the JRE image has none.
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends curl \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --system --gid 10001 gateway \
  && useradd --system --uid 10001 --gid gateway --home-dir /app --shell /usr/sbin/nologin gateway
 WORKDIR /app
 # Least to most often changed, so a code change rebuilds only the last layer. Plain jars (application.jar
@@ -31,16 +35,14 @@ COPY --from=build /build/extracted/application/ ./
 # threads, whose stacks live on the heap) and cap what Tomcat's and the pools' platform threads reserve.
 ENV JDK_JAVA_OPTIONS="-XX:MaxRAMPercentage=40 -XX:InitialRAMPercentage=20 -XX:+UseSerialGC -Xss512k -XX:MaxMetaspaceSize=192m -XX:+ExitOnOutOfMemoryError"
 
-# Ahead-of-time cache (JEP 483/514/515): one training run that starts the application context and exits
-# (-Dspring.context.exit=onRefresh) records the classes it loaded and linked and the methods' profiles;
-# every start then maps them instead of loading, verifying and profiling again (start to first served
-# request 3-4 times faster, bench/startup.sh). Trained with the runtime's flags (JDK_JAVA_OPTIONS) and classpath;
-# a JVM that cannot use the cache warns and starts without it. The training run's database is in memory
-# and its spool in /tmp, so the image keeps neither.
-RUN java -XX:AOTCacheOutput=app.aot -Dspring.context.exit=onRefresh -jar application.jar \
-        '--spring.datasource.url=jdbc:h2:mem:training;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH' \
-        --gateway.audit.spool-dir=/tmp/training-spool \
- && rm -rf /tmp/training-spool
+# Ahead-of-time cache (JEP 483/514/515): one training run records the classes the gateway loaded and linked and
+# the methods' profiles, and every start then maps them instead of loading, verifying and profiling again. The run
+# (src/main/docker/aot-training.sh) starts the gateway with the runtime's flags (JDK_JAVA_OPTIONS) and classpath,
+# serves it requests of each common kind through the bundled simulator and stops it, so the cache covers serving as
+# well as starting (bench/startup.sh measures both ways). A JVM that cannot use the cache warns and starts without
+# it. The run's database is in memory and its files in a scratch folder, so the image keeps neither.
+COPY src/main/docker/aot-training.sh /tmp/aot-training.sh
+RUN sh /tmp/aot-training.sh app.aot && rm /tmp/aot-training.sh
 
 # ./data holds the audit spool (and the embedded H2 file when no PostgreSQL is configured): mount a
 # volume here, or point GATEWAY_AUDIT_SPOOL_DIR at one, so spooled audit records outlive the container.

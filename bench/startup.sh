@@ -3,27 +3,37 @@
 #
 #   bash bench/startup.sh
 #
-# Extracts the fat jar as the Dockerfile does and starts it ROUNDS times in each of three ways:
-#   launcher  the Spring Boot launcher over the extracted layers (the image before the AOT cache)
-#   jar       java -jar application.jar over the extracted lib/ (what the AOT cache needs)
-#   aot       as jar, with the JDK's ahead-of-time cache made by one training run (JEP 483/514/515:
-#             -XX:AOTCacheOutput with -Dspring.context.exit=onRefresh, as the Dockerfile does)
-# Each start is timed from exec to the first 200 answer of GET /v1/files through the gateway (the dev
-# key, an nginx stand-in for OpenAI), so what is measured is what a client waits for after a restart.
-# Knobs: ROUNDS=3, CPUS (taskset list, default all), JAVA_OPTS (default: the image's), OUT_DIR, JAR.
+# Lays the fat jar out as the Dockerfile does (its layers in one folder), takes the image's JVM flags from the
+# Dockerfile's JDK_JAVA_OPTIONS with the container's memory limit given as -XX:MaxRAM, and starts the gateway
+# ROUNDS times in each of three ways, on each CPU set of CPU_SETS (taskset: a 1-CPU and a 2-CPU container):
+#   jar        java -jar application.jar, no cache
+#   aot-start  -XX:AOTCache with a cache trained by starting only (-Dspring.context.exit=onRefresh), as the
+#              Dockerfile meant to until session 17 (its run lacked the pseudonymization key and failed the build)
+#   aot        -XX:AOTCache with the image's cache, trained by src/main/docker/aot-training.sh (start, serve requests
+#              of each common kind, stop), exactly as the Dockerfile's build makes it: the image's ENTRYPOINT
+# each both as a first start (no ./data: the embedded database is created and migrated) and as a restart (./data
+# of the start before). Each start is timed from exec to the first 200 answer of GET /v1/files through the gateway
+# (the dev key, an nginx stand-in for OpenAI), so what is measured is what a client waits for after a restart.
+# Knobs: ROUNDS=3, CPU_SETS="0 0,1", LIMIT=1536m (the chart's memory limit), OUT_DIR, JAR.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROUNDS=${ROUNDS:-3}
-CPUS=${CPUS:-$(seq -s, 0 $(( $(nproc) - 1 )))}
-JAVA_OPTS=${JAVA_OPTS:-"-XX:MaxRAMPercentage=75 -XX:+UseSerialGC -Xss512k"}
+CPU_SETS=${CPU_SETS:-"0 0,1"}
+LIMIT=${LIMIT:-1536m}
 PORT=${PORT:-18280}
 MGMT_PORT=${MGMT_PORT:-18281}
 UPSTREAM_PORT=${UPSTREAM_PORT:-18289}
 OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/sandbox-gateway-startup.XXXXXX")}
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+JAVA_BIN=${JAVA_HOME:+$JAVA_HOME/bin}
+JAVA=${JAVA_BIN:+$JAVA_BIN/}java
 JAR=${JAR:-$(ls "$ROOT"/target/sandbox-gateway-*.jar | grep -v '\.original$' | head -n 1)}
 "$JAVA" -XX:AOTMode=off -version >/dev/null 2>&1 || { echo "needs JDK 25 or newer (-XX:AOTCache)" >&2; exit 1; }
+# The image's flags, as its ENV line gives them, with the container's memory limit the JVM would read from its cgroup.
+IMAGE_OPTS=$(sed -n 's/^ENV JDK_JAVA_OPTIONS="\(.*\)"$/\1/p' "$ROOT/Dockerfile")
+[[ -n "$IMAGE_OPTS" ]] || { echo "no ENV JDK_JAVA_OPTIONS in the Dockerfile" >&2; exit 1; }
+export JDK_JAVA_OPTIONS="-XX:MaxRAM=$LIMIT $IMAGE_OPTS"
+export PATH="${JAVA_BIN:+$JAVA_BIN:}$PATH"
 
 log() { printf '[startup %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
@@ -44,57 +54,79 @@ EOF
 nginx -p "$OUT_DIR/upstream" -c "$OUT_DIR/upstream/nginx.conf" -g 'daemon off;' >/dev/null 2>&1 &
 PIDS+=($!)
 
-log "extracting $JAR into $OUT_DIR (as the Dockerfile does)"
+log "laying out $JAR in $OUT_DIR/app as the Dockerfile does; JDK_JAVA_OPTIONS=$JDK_JAVA_OPTIONS"
 cp "$JAR" "$OUT_DIR/application.jar"
-"$JAVA" -Djarmode=tools -jar "$OUT_DIR/application.jar" extract --layers --launcher --destination "$OUT_DIR/launcher" >/dev/null
-"$JAVA" -Djarmode=tools -jar "$OUT_DIR/application.jar" extract --destination "$OUT_DIR/jar" >/dev/null
+(cd "$OUT_DIR" && "$JAVA" -Djarmode=tools -jar application.jar extract --layers --destination extracted >/dev/null)
+mkdir -p "$OUT_DIR/app"
 for layer in dependencies spring-boot-loader snapshot-dependencies application; do
-    cp -r "$OUT_DIR/launcher/$layer/." "$OUT_DIR/launcher/app/"
+    cp -r "$OUT_DIR/extracted/$layer/." "$OUT_DIR/app/"
 done
+
+log "training the image's cache (src/main/docker/aot-training.sh)"
+(cd "$OUT_DIR/app" && SERVER_PORT=$PORT MANAGEMENT_SERVER_PORT=$MGMT_PORT \
+    sh "$ROOT/src/main/docker/aot-training.sh" app.aot >"$OUT_DIR/training.log" 2>&1) \
+    || { grep -v '^\[' "$OUT_DIR/training.log" | tail -n 20 >&2; exit 1; }
+log "training a cache on start-up only (-Dspring.context.exit=onRefresh)"
+(cd "$OUT_DIR/app" && "$JAVA" -XX:AOTCacheOutput=app-start.aot -Dspring.context.exit=onRefresh -jar application.jar \
+    '--spring.datasource.url=jdbc:h2:mem:training;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH' \
+    --gateway.audit.spool-dir="$OUT_DIR/training-spool" --gateway.policy.org.sanitization.pseudonymization-key=aot-start-training \
+    >"$OUT_DIR/training-start.log" 2>&1) \
+    || { grep -v '^\[' "$OUT_DIR/training-start.log" | tail -n 20 >&2; exit 1; }
+ls -l "$OUT_DIR/app/"*.aot >&2
 
 ARGS=(--server.port="$PORT" --management.server.port="$MGMT_PORT" --spring.profiles.active=dev
       --gateway.upstream.base-url="http://127.0.0.1:$UPSTREAM_PORT" --gateway.upstream.api-key=sk-startup
       --logging.level.root=WARN)
 
-log "training run for the AOT cache"
-(cd "$OUT_DIR/jar" && rm -rf data && taskset -c "$CPUS" "$JAVA" $JAVA_OPTS -XX:AOTCacheOutput=app.aot \
-    -Dspring.context.exit=onRefresh -jar application.jar "${ARGS[@]}" >"$OUT_DIR/training.log" 2>&1) \
-    || { tail -n 20 "$OUT_DIR/training.log" >&2; exit 1; }
-ls -l "$OUT_DIR/jar/app.aot" >&2
-
-# start NAME DIR JAVA-ARGS...: ms from exec to the first 200 of GET /v1/files through the gateway.
+# start NAME CPUS STATE JAVA-ARGS...: ms from exec to the first 200 of GET /v1/files through the gateway; STATE first
+# starts on an empty ./data, restart on the ./data the start before left.
 start() {
-    local name=$1 dir=$2
-    shift 2
-    rm -rf "$dir/data"
+    local name=$1 cpus=$2 state=$3
+    shift 3
+    [[ "$state" == restart ]] || rm -rf "$OUT_DIR/app/data"
     local t0 pid
     t0=$(date +%s%N)
-    # shellcheck disable=SC2086
-    (cd "$dir" && exec taskset -c "$CPUS" "$JAVA" $JAVA_OPTS "$@" "${ARGS[@]}") >"$OUT_DIR/$name.log" 2>&1 &
+    (cd "$OUT_DIR/app" && exec taskset -c "$cpus" "$JAVA" "$@" -jar application.jar "${ARGS[@]}") >"$OUT_DIR/$name.log" 2>&1 &
     pid=$!
     PIDS+=("$pid")
     until [[ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer sk-gw-dev-alice' \
             "http://127.0.0.1:$PORT/v1/files")" == 200 ]]; do
         kill -0 "$pid" 2>/dev/null || { tail -n 20 "$OUT_DIR/$name.log" >&2; exit 1; }
-        sleep 0.05
+        sleep 0.02
     done
     echo $(( ($(date +%s%N) - t0) / 1000000 ))
     kill "$pid"
     wait "$pid" 2>/dev/null || true
 }
 
-printf 'variant\tround\tms_to_first_request\tload1\n' >"$OUT_DIR/startup.tsv"
+printf 'variant\tcpus\tstate\tround\tms_to_first_request\tload1\n' >"$OUT_DIR/startup.tsv"
 for round in $(seq 1 "$ROUNDS"); do
-    for variant in launcher jar aot; do
-        case $variant in
-            launcher) ms=$(start launcher "$OUT_DIR/launcher/app" org.springframework.boot.loader.launch.JarLauncher) ;;
-            jar) ms=$(start jar "$OUT_DIR/jar" -jar application.jar) ;;
-            aot) ms=$(start aot "$OUT_DIR/jar" -XX:AOTCache=app.aot -jar application.jar) ;;
-        esac
-        printf '%s\t%s\t%s\t%s\n' "$variant" "$round" "$ms" "$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT_DIR/startup.tsv"
-        log "$variant, round $round: ${ms} ms"
+    for cpus in $CPU_SETS; do
+        for variant in jar aot-start aot; do
+            case $variant in
+                jar) flags=() ;;
+                aot-start) flags=(-XX:AOTCache=app-start.aot) ;;
+                aot) flags=(-XX:AOTCache=app.aot) ;;
+            esac
+            for state in first restart; do
+                ms=$(start "$variant" "$cpus" "$state" "${flags[@]}")
+                printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$variant" "$cpus" "$state" "$round" "$ms" "$(cut -d' ' -f1 /proc/loadavg)" \
+                    >>"$OUT_DIR/startup.tsv"
+                log "$variant on CPUs $cpus, $state start, round $round: ${ms} ms"
+            done
+        done
     done
 done
-echo "Start to first served request ($(nproc) cores, CPUs $CPUS, $JAVA_OPTS), ms:"
-awk -F'\t' 'NR > 1 { v[$1] = v[$1] " " $3; l[$1] = l[$1] " " $4 } END { for (k in v) printf "%-9s %s   (load%s)\n", k, v[k], l[k] }' \
-    "$OUT_DIR/startup.tsv" | sort
+echo "Start to first served request, ms (median [min-max] of $ROUNDS; $(nproc) cores; JDK_JAVA_OPTIONS=$JDK_JAVA_OPTIONS):"
+printf '%-10s %-6s %-20s %-20s\n' variant CPUs "first start" restart
+for cpus in $CPU_SETS; do
+    for variant in jar aot-start aot; do
+        cells=()
+        for state in first restart; do
+            cells+=("$(awk -F'\t' -v v="$variant" -v c="$cpus" -v s="$state" '$1 == v && $2 == c && $3 == s { print $5 }' \
+                "$OUT_DIR/startup.tsv" | sort -n | awk '{ a[NR] = $1 } END { printf "%d [%d-%d]", a[int((NR + 1) / 2)], a[1], a[NR] }')")
+        done
+        printf '%-10s %-6s %-20s %-20s\n' "$variant" "$cpus" "${cells[0]}" "${cells[1]}"
+    done
+done
+echo "raw: $OUT_DIR/startup.tsv"

@@ -32,8 +32,8 @@ class ComposeStackTest {
         assertThat((String) environment.get("OPENAI_API_KEY")).isNotBlank();
         URI upstream = URI.create((String) environment.get("GATEWAY_UPSTREAM_BASE_URL"));
         assertThat(upstream.getHost()).isEqualTo("openai-simulator");
-        assertThat(list(at(service("openai-simulator"), "entrypoint"))).contains(
-                "-Dloader.main=com.sandboxgateway.simulator.OfflineSimulator", Integer.toString(upstream.getPort()));
+        assertThat(list(at(service("openai-simulator"), "entrypoint"))).endsWith(
+                "com.sandboxgateway.simulator.OfflineSimulator", Integer.toString(upstream.getPort()));
     }
 
     @Test

@@ -46,12 +46,17 @@ class DockerImageTest {
         assertThat(stages.getFirst()).contains("eclipse-temurin:25-jdk");
         assertThat(stages.getLast()).contains("eclipse-temurin:25-jre");
         List<String> all = dockerfile.lines().toList();
-        int training = indexOf(all, "RUN java -XX:AOTCacheOutput=app.aot -Dspring.context.exit=onRefresh -jar application.jar");
-        assertThat(training).as("the training run is after the flags and the jars, before the user change")
+        int training = indexOf(all, "RUN sh /tmp/aot-training.sh app.aot");
+        assertThat(training).as("the training run (ImageCommandsIT runs it) is after the flags and the jars, before the user change")
                 .isGreaterThan(indexOf(all, "ENV JDK_JAVA_OPTIONS=")).isGreaterThan(indexOf(all, "COPY --from=build /build/extracted/application/"))
                 .isLessThan(indexOf(all, "USER "));
-        assertThat(all.get(training + 1)).as("the training run's database is in memory, so the image holds none")
-                .contains("--spring.datasource.url=jdbc:h2:mem:");
+    }
+
+    @Test
+    void shouldInstallCurlForTheCommandsThatCallTheGateway() {
+        String runtime = dockerfile.substring(dockerfile.lastIndexOf("\nFROM "));
+        assertThat(runtime).as("the JRE image has no curl; the HEALTHCHECK and the training run use it")
+                .containsPattern("apt-get install -y --no-install-recommends curl");
     }
 
     @Test
