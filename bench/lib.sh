@@ -4,6 +4,14 @@
 log() { printf '[%s %s] %s\n' "$(basename "$0" .sh)" "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
+# nginx_text FILE [ID]: FILE as a text for nginx's `return 200 '...'`: nginx unescapes \\ and \' inside quotes, so
+# double them; REQUEST_ID becomes ID, by default the time of the request ($id_time, bench/proxy-lib.sh) and nginx's
+# $request_id, so every answer's ids are new.
+nginx_text() {
+    local id=${2:-'${id_time}$request_id'}
+    sed -e 's/\\/\\\\/g' -e "s/'/\\\\'/g" -e "s/REQUEST_ID/$id/g" "$1"
+}
+
 java_major() {
     "$1" -XshowSettings:properties -version 2>&1 \
         | awk -F'= ' '/java.specification.version/ { split($2, v, "."); print (v[1] == 1 ? v[2] : v[1]); exit }'

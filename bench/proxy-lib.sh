@@ -37,10 +37,6 @@ require_free_ports "$UPSTREAM_PORT" "$PROXY_PORT"
 
 # --- the fake upstream and the plain proxy (nginx) -----------------------------------------------
 
-# A text for nginx's `return 200 '...'`: nginx unescapes \\ and \' inside quotes, so double them;
-# REQUEST_ID becomes the time of the request ($id_time, below) and nginx's $request_id.
-nginx_text() { sed -e 's/\\/\\\\/g' -e "s/'/\\\\'/g" -e 's/REQUEST_ID/${id_time}$request_id/g' "$1"; }
-
 # nginx_conf NAME HTTP: writes OUT_DIR/NAME/nginx.conf, one worker with its log, pid and temporary files under
 # OUT_DIR/NAME, HTTP (that server's own directives and servers) in its http block.
 nginx_conf() {

@@ -13,11 +13,15 @@
 #              of each common kind, stop), exactly as the Dockerfile's build makes it: the image's ENTRYPOINT
 # each both as a first start (no ./data: the embedded database is created and migrated) and as a restart (./data
 # of the start before). Each start is timed from exec to the first 200 answer of GET /v1/files through the gateway
-# (the dev key, an nginx stand-in for OpenAI), so what is measured is what a client waits for after a restart.
+# (the dev key, an nginx stand-in for OpenAI), so what is measured is what a client waits for after a restart; then,
+# once the start has ended, the first code-interpreter response through the whole pipeline is timed
+# (bench/proxy/answer.json, its ids fixed).
 # Knobs: ROUNDS=3, CPU_SETS="0 0,1", LIMIT=1536m (the chart's memory limit), OUT_DIR, JAR.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
 ROUNDS=${ROUNDS:-3}
 CPU_SETS=${CPU_SETS:-"0 0,1"}
 LIMIT=${LIMIT:-1536m}
@@ -35,8 +39,6 @@ IMAGE_OPTS=$(sed -n 's/^ENV JDK_JAVA_OPTIONS="\(.*\)"$/\1/p' "$ROOT/Dockerfile")
 export JDK_JAVA_OPTIONS="-XX:MaxRAM=$LIMIT $IMAGE_OPTS"
 export PATH="${JAVA_BIN:+$JAVA_BIN:}$PATH"
 
-log() { printf '[startup %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-
 PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
@@ -48,7 +50,11 @@ worker_processes 1;
 error_log $OUT_DIR/upstream/error.log warn;
 pid $OUT_DIR/upstream/nginx.pid;
 events { worker_connections 64; }
-http { access_log off; server { listen 127.0.0.1:$UPSTREAM_PORT; default_type application/json;
+http { access_log off; client_body_temp_path $OUT_DIR/upstream/body;
+    server { listen 127.0.0.1:$UPSTREAM_PORT; default_type application/json;
+    location = /v1/responses {
+        return 200 '$(nginx_text "$ROOT/bench/proxy/answer.json" startup)';
+    }
     location / { return 200 '{"object":"list","data":[],"has_more":false}'; } } }
 EOF
 nginx -p "$OUT_DIR/upstream" -c "$OUT_DIR/upstream/nginx.conf" -g 'daemon off;' >/dev/null 2>&1 &
@@ -78,8 +84,9 @@ ARGS=(--server.port="$PORT" --management.server.port="$MGMT_PORT" --spring.profi
       --gateway.upstream.base-url="http://127.0.0.1:$UPSTREAM_PORT" --gateway.upstream.api-key=sk-startup
       --logging.level.root=WARN)
 
-# start NAME CPUS STATE JAVA-ARGS...: ms from exec to the first 200 of GET /v1/files through the gateway; STATE first
-# starts on an empty ./data, restart on the ./data the start before left.
+# start NAME CPUS STATE JAVA-ARGS...: ms from exec to the first 200 of GET /v1/files through the gateway, and ms of the
+# code-interpreter response that follows it; STATE first starts on an empty ./data, restart on the ./data the start
+# before left.
 start() {
     local name=$1 cpus=$2 state=$3
     shift 3
@@ -94,12 +101,23 @@ start() {
         kill -0 "$pid" 2>/dev/null || { tail -n 20 "$OUT_DIR/$name.log" >&2; exit 1; }
         sleep 0.02
     done
-    echo $(( ($(date +%s%N) - t0) / 1000000 ))
+    local ready=$(( ($(date +%s%N) - t0) / 1000000 )) answer
+    # The API answers a moment before the start has ended: the response is sent once it has, so that the stop after
+    # it is a graceful one.
+    until curl -fs -o /dev/null "http://127.0.0.1:$MGMT_PORT/actuator/health/readiness"; do
+        kill -0 "$pid" 2>/dev/null || { tail -n 20 "$OUT_DIR/$name.log" >&2; exit 1; }
+        sleep 0.02
+    done
+    answer=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' -H 'Authorization: Bearer sk-gw-dev-alice' \
+        -H 'Content-Type: application/json' "http://127.0.0.1:$PORT/v1/responses" \
+        -d '{"model":"gpt-4.1","input":"Plot revenue","tools":[{"type":"code_interpreter","container":{"type":"auto"}}]}')
+    [[ "$answer" == 200\ * ]] || { log "the first response failed: $answer"; kill "$pid"; tail -n 20 "$OUT_DIR/$name.log" >&2; exit 1; }
+    echo "$ready $(awk '{ printf "%d", $2 * 1000 }' <<<"$answer")"
     kill "$pid"
     wait "$pid" 2>/dev/null || true
 }
 
-printf 'variant\tcpus\tstate\tround\tms_to_first_request\tload1\n' >"$OUT_DIR/startup.tsv"
+printf 'variant\tcpus\tstate\tround\tms_to_first_request\tms_first_response\tload1\n' >"$OUT_DIR/startup.tsv"
 for round in $(seq 1 "$ROUNDS"); do
     for cpus in $CPU_SETS; do
         for variant in jar aot-start aot; do
@@ -109,24 +127,27 @@ for round in $(seq 1 "$ROUNDS"); do
                 aot) flags=(-XX:AOTCache=app.aot) ;;
             esac
             for state in first restart; do
-                ms=$(start "$variant" "$cpus" "$state" "${flags[@]}")
-                printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$variant" "$cpus" "$state" "$round" "$ms" "$(cut -d' ' -f1 /proc/loadavg)" \
-                    >>"$OUT_DIR/startup.tsv"
-                log "$variant on CPUs $cpus, $state start, round $round: ${ms} ms"
+                result=$(start "$variant" "$cpus" "$state" "${flags[@]}")   # returns once that gateway is gone
+                read -r ms first <<<"$result"
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$variant" "$cpus" "$state" "$round" "$ms" "$first" \
+                    "$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT_DIR/startup.tsv"
+                log "$variant on CPUs $cpus, $state start, round $round: ${ms} ms, then the first response ${first} ms"
             done
         done
     done
 done
-echo "Start to first served request, ms (median [min-max] of $ROUNDS; $(nproc) cores; JDK_JAVA_OPTIONS=$JDK_JAVA_OPTIONS):"
-printf '%-10s %-6s %-20s %-20s\n' variant CPUs "first start" restart
+# median [min-max] of column COLUMN of the rows of VARIANT, CPUS and STATE
+cell() {
+    awk -F'\t' -v v="$1" -v c="$2" -v s="$3" -v k="$4" '$1 == v && $2 == c && $3 == s { print $k }' "$OUT_DIR/startup.tsv" \
+        | sort -n | awk '{ a[NR] = $1 } END { printf "%d [%d-%d]", a[int((NR + 1) / 2)], a[1], a[NR] }'
+}
+echo "Start to first served request, then the first code-interpreter response, ms (median [min-max] of $ROUNDS;"
+echo "$(nproc) cores; JDK_JAVA_OPTIONS=$JDK_JAVA_OPTIONS):"
+printf '%-10s %-5s %-20s %-16s %-20s %-16s\n' variant CPUs "first start" "its response" restart "its response"
 for cpus in $CPU_SETS; do
     for variant in jar aot-start aot; do
-        cells=()
-        for state in first restart; do
-            cells+=("$(awk -F'\t' -v v="$variant" -v c="$cpus" -v s="$state" '$1 == v && $2 == c && $3 == s { print $5 }' \
-                "$OUT_DIR/startup.tsv" | sort -n | awk '{ a[NR] = $1 } END { printf "%d [%d-%d]", a[int((NR + 1) / 2)], a[1], a[NR] }')")
-        done
-        printf '%-10s %-6s %-20s %-20s\n' "$variant" "$cpus" "${cells[0]}" "${cells[1]}"
+        printf '%-10s %-5s %-20s %-16s %-20s %-16s\n' "$variant" "$cpus" "$(cell $variant $cpus first 5)" \
+            "$(cell $variant $cpus first 6)" "$(cell $variant $cpus restart 5)" "$(cell $variant $cpus restart 6)"
     done
 done
 echo "raw: $OUT_DIR/startup.tsv"

@@ -30,6 +30,7 @@ env -u OPENAI_API_KEY java -XX:AOTCacheOutput="$cache" -Djava.io.tmpdir="$scratc
     --gateway.policy.org.sanitization.pseudonymization-key="$(random)" \
     >"$scratch/gateway.log" 2>&1 &
 gateway=$!
+trap 'kill "$gateway" 2>/dev/null; rm -rf "$scratch"; exit 130' INT TERM HUP
 
 fail() {
     echo "AOT training: $1" >&2
