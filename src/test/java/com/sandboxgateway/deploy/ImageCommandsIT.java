@@ -41,6 +41,8 @@ class ImageCommandsIT {
 
     private static final String DOCKERFILE = DeployFiles.text("Dockerfile");
     private static final Path JAVA = Path.of(System.getProperty("java.home"), "bin", "java");
+    /** What the image's {@code ENV} gives every {@code java} it runs. */
+    private static final Map<String, String> IMAGE_ENVIRONMENT = Map.of("JDK_JAVA_OPTIONS", matching("ENV JDK_JAVA_OPTIONS=\"([^\"]+)\""));
     /** How the JVM reports a cache it could not use (a flag or class path other than the training run's). */
     private static final Pattern AOT_TROUBLE = Pattern.compile("\\[(error|warning) *]\\[aot]");
 
@@ -70,10 +72,9 @@ class ImageCommandsIT {
 
     @Test
     void shouldTrainTheCacheByServingAndStartOnIt() throws Exception {
-        Map<String, String> runtime = Map.of("JDK_JAVA_OPTIONS", matching("ENV JDK_JAVA_OPTIONS=\"([^\"]+)\""));
         int port = freePort();
         int managementPort = freePort();
-        Map<String, String> training = new HashMap<>(runtime);
+        Map<String, String> training = new HashMap<>(IMAGE_ENVIRONMENT);
         training.putAll(Map.of("SERVER_PORT", Integer.toString(port), "MANAGEMENT_SERVER_PORT", Integer.toString(managementPort),
                 "PATH", JAVA.getParent() + File.pathSeparator + System.getenv("PATH")));
         Path script = DeployFiles.path(matching("COPY (src/main/docker/aot-training\\.sh) "));
@@ -91,7 +92,7 @@ class ImageCommandsIT {
         entrypoint.set(0, JAVA.toString());
         entrypoint.addAll(List.of("--spring.profiles.active=dev", "--server.port=" + port, "--management.server.port=" + managementPort));
         Path log = image.resolve("gateway.log");
-        Process gateway = start(app, entrypoint, runtime, log);
+        Process gateway = start(app, entrypoint, IMAGE_ENVIRONMENT, log);
         try {
             awaitStatus(gateway, log, URI.create("http://127.0.0.1:" + port + "/v1/files"), "Bearer sk-gw-dev-alice");
             String healthcheck = matching("\\n\\s+CMD (curl [^\\n]+)").replace(":" + DeployFiles.managementPort() + "/", ":" + managementPort + "/");
@@ -111,7 +112,9 @@ class ImageCommandsIT {
         entrypoint.set(0, JAVA.toString());
         entrypoint.set(entrypoint.size() - 1, Integer.toString(port));
         Path log = image.resolve("simulator.log");
-        Process process = start(app, entrypoint, Map.of("SIMULATOR_BIND", "127.0.0.1"), log);
+        Map<String, String> environment = new HashMap<>(IMAGE_ENVIRONMENT);
+        environment.put("SIMULATOR_BIND", "127.0.0.1");
+        Process process = start(app, entrypoint, environment, log);
         try {
             awaitStatus(process, log, URI.create("http://127.0.0.1:" + port + "/v1/files"), "Bearer sk-simulator");
         } finally {
