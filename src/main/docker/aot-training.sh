@@ -22,7 +22,11 @@ random() { od -An -N16 -tx1 /dev/urandom | tr -d ' \n'; }
 key="sk-aot-training-$(random)"
 hash=$(printf '%s' "$key" | sha256sum | cut -d' ' -f1)
 
-# No OpenAI key: the gateway forwards to its own offline simulator.
+# No OpenAI key: the gateway forwards to its own offline simulator. Its memory is a container's (the chart's 1.5 GiB)
+# whatever the building machine has: on one of more than ~80 GB, the image's heap percentage would pass 32 GB, the JVM
+# would go without compressed object pointers, and no container (where they are on) could use the cache. Given in
+# JDK_JAVA_OPTIONS, last, as the JVM that assembles the cache when this one exits reads that variable again.
+JDK_JAVA_OPTIONS="${JDK_JAVA_OPTIONS:-} -XX:MaxRAM=1536m" \
 env -u OPENAI_API_KEY java -XX:AOTCacheOutput="$cache" -Djava.io.tmpdir="$scratch" -jar application.jar \
     '--spring.datasource.url=jdbc:h2:mem:training;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH' \
     --gateway.audit.spool-dir="$scratch/spool" \

@@ -74,9 +74,10 @@ class ImageCommandsIT {
     void shouldTrainTheCacheByServingAndStartOnIt() throws Exception {
         int port = freePort();
         int managementPort = freePort();
-        Map<String, String> training = new HashMap<>(IMAGE_ENVIRONMENT);
-        training.putAll(Map.of("SERVER_PORT", Integer.toString(port), "MANAGEMENT_SERVER_PORT", Integer.toString(managementPort),
-                "PATH", JAVA.getParent() + File.pathSeparator + System.getenv("PATH")));
+        // A build has no memory limit: as on a machine of 128 GB, where the image's heap percentage passes 32 GB.
+        Map<String, String> training = Map.of("JDK_JAVA_OPTIONS", "-XX:MaxRAM=128g " + IMAGE_ENVIRONMENT.get("JDK_JAVA_OPTIONS"),
+                "SERVER_PORT", Integer.toString(port), "MANAGEMENT_SERVER_PORT", Integer.toString(managementPort),
+                "PATH", JAVA.getParent() + File.pathSeparator + System.getenv("PATH"));
         Path script = DeployFiles.path(matching("COPY (src/main/docker/aot-training\\.sh) "));
         String cache = matching("RUN sh /tmp/aot-training\\.sh (\\S+)");
 
