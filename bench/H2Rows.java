@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 import java.util.StringJoiner;
 
 /**
@@ -22,9 +23,12 @@ import java.util.StringJoiner;
  *
  * <p>Usage, from the repository's root, with H2 from the local Maven repository:
  * {@code taskset -c 0 java -cp ~/.m2/repository/com/h2database/h2/2.4.240/h2-2.4.240.jar bench/H2Rows.java
- * <k> <single|multi> <transactions> [index,...]}. {@code single}: each row its own {@code INSERT ... ON CONFLICT DO
- * NOTHING}, as the gateway writes them on H2 (the owner rows of a response in one); {@code multi}: one insert per table
- * for the whole transaction, each telling its new rows through {@code SELECT ... FROM FINAL TABLE (INSERT ...)}. The
+ * <k> <single|multi|journal> <transactions> [index,...]}. {@code single}: each row its own {@code INSERT ... ON CONFLICT
+ * DO NOTHING}, as the gateway writes them on H2 (the owner rows of a response in one); {@code multi}: one insert per
+ * table for the whole transaction, each telling its new rows through {@code SELECT ... FROM FINAL TABLE (INSERT ...)};
+ * {@code journal}: what one append per code-running response would cost instead (session 16's proposal for the
+ * embedded store): a single row of {@value #JOURNAL_BYTES} bytes, keyed by a sequence number, holding what the rows and
+ * the audit record hold. The
  * named indexes are dropped first, to see what they cost. It prints microseconds per response after 2,000 transactions
  * of warm-up. {@code -Dsettings=';NAME=value...'} appends more URL settings to the gateway's (an H2 setting tried on
  * these rows alone).
@@ -35,16 +39,20 @@ public final class H2Rows {
     private static final String SPEND = "spend_charge (charge_id, team, user_name, charge_day, usd_micros, created_at)";
     private static final String OWNER = "owned_object (id, kind, owner_user, owner_team, parent_id, created_at, expires_at)";
     private static final int WARM_UP = 2_000;
+    /** A code-running response's audit record (its code and outputs) and rows, serialized: about its answer's size. */
+    private static final int JOURNAL_BYTES = 3_000;
 
     public static void main(String[] args) throws Exception {
         int k = Integer.parseInt(args[0]);
-        boolean multi = args[1].equals("multi");
+        String mode = args[1];
         int transactions = Integer.parseInt(args[2]);
         Path dir = Files.createTempDirectory("h2rows");
         String settings = "MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;CACHE_SIZE=2048;QUERY_CACHE_SIZE=64"
                 + System.getProperty("settings", "");
         try (Connection connection = DriverManager.getConnection("jdbc:h2:file:" + dir + "/db;" + settings)) {
             migrate(connection, args.length > 3 ? args[3].split(",") : new String[0]);
+            byte[] payload = new byte[JOURNAL_BYTES];
+            new Random(1).nextBytes(payload);
             connection.setAutoCommit(false);
             long response = 0;
             long start = 0;
@@ -52,7 +60,15 @@ public final class H2Rows {
                 if (t == WARM_UP) {
                     start = System.nanoTime();
                 }
-                if (multi) {
+                if (mode.equals("journal")) {
+                    for (int r = 0; r < k; r++, response++) {
+                        long seq = response;
+                        insert(connection, "journal (seq, payload)", null, 1, 2, (p, i, row) -> {
+                            p.setLong(i, seq);
+                            p.setBytes(i + 1, payload);
+                        });
+                    }
+                } else if (mode.equals("multi")) {
                     long first = response;
                     insert(connection, TURN, "charge_id", k, 9, (p, i, r) -> turn(p, i, first + r));
                     insert(connection, SPEND, "charge_id", 2 * k, 6, (p, i, r) -> spend(p, i, 2 * first + r));
@@ -70,7 +86,7 @@ public final class H2Rows {
                 connection.commit();
             }
             double micros = (System.nanoTime() - start) / 1e3 / ((double) transactions * k);
-            System.out.printf(Locale.ROOT, "k=%d %s: %.1f us per response%n", k, multi ? "multi" : "single", micros);
+            System.out.printf(Locale.ROOT, "k=%d %s: %.1f us per response%n", k, mode, micros);
         }
     }
 
@@ -91,6 +107,7 @@ public final class H2Rows {
             for (String index : dropped) {
                 statement.execute("DROP INDEX " + index);
             }
+            statement.execute("CREATE TABLE journal (seq BIGINT NOT NULL PRIMARY KEY, payload VARBINARY(65536) NOT NULL)");
         }
     }
 
