@@ -95,7 +95,6 @@ start() {
     t0=$(date +%s%N)
     (cd "$OUT_DIR/app" && exec taskset -c "$cpus" "$JAVA" "$@" -jar application.jar "${ARGS[@]}") >"$OUT_DIR/$name.log" 2>&1 &
     pid=$!
-    PIDS+=("$pid")
     until [[ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer sk-gw-dev-alice' \
             "http://127.0.0.1:$PORT/v1/files")" == 200 ]]; do
         kill -0 "$pid" 2>/dev/null || { tail -n 20 "$OUT_DIR/$name.log" >&2; exit 1; }

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,6 +26,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import com.sandboxgateway.support.FreePort;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -72,8 +72,8 @@ class ImageCommandsIT {
 
     @Test
     void shouldTrainTheCacheByServingAndStartOnIt() throws Exception {
-        int port = freePort();
-        int managementPort = freePort();
+        int port = FreePort.next();
+        int managementPort = FreePort.next();
         // A build has no memory limit: as on a machine of 128 GB, where the image's heap percentage passes 32 GB.
         Map<String, String> training = Map.of("JDK_JAVA_OPTIONS", "-XX:MaxRAM=128g " + IMAGE_ENVIRONMENT.get("JDK_JAVA_OPTIONS"),
                 "SERVER_PORT", Integer.toString(port), "MANAGEMENT_SERVER_PORT", Integer.toString(managementPort),
@@ -109,7 +109,7 @@ class ImageCommandsIT {
     void shouldStartTheComposeSimulatorFromTheImage() throws Exception {
         Map<String, Object> simulator = DeployFiles.map(at(DeployFiles.yaml("docker-compose.yml"), "services.openai-simulator"));
         List<String> entrypoint = new ArrayList<>(list(simulator.get("entrypoint")).stream().map(String::valueOf).toList());
-        int port = freePort();
+        int port = FreePort.next();
         entrypoint.set(0, JAVA.toString());
         entrypoint.set(entrypoint.size() - 1, Integer.toString(port));
         Path log = image.resolve("simulator.log");
@@ -210,14 +210,6 @@ class ImageCommandsIT {
                     Files.copy(source, target);
                 }
             }
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

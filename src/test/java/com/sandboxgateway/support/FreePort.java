@@ -5,12 +5,12 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 
 /** A TCP port nothing listens on right now, for a server a test starts. */
-final class FreePort {
+public final class FreePort {
 
     private FreePort() {
     }
 
-    static int next() {
+    public static int next() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {
