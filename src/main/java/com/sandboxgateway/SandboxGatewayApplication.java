@@ -11,7 +11,9 @@ import com.sandboxgateway.audit.AuditVerifyCommand;
 /** Sandbox Gateway: an OpenAI-compatible proxy that governs every use of Code Interpreter. */
 /*
  * Spring's Redis auto-configuration stays off: the gateway opens its own bounded, lazy connections
- * (com.sandboxgateway.state), and only when gateway.state.backend is redis.
+ * (com.sandboxgateway.state), and only when gateway.state.backend is redis. So do the parts of the starters the
+ * gateway never uses (resilience4j's rate limiters, retries, time limiters, timers and thread-pool bulkheads, Spring
+ * Data's web support and repository metrics): their beans only lengthen the start (bench/README.md, session 18).
  */
 @SpringBootApplication(excludeName = {
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
@@ -19,7 +21,22 @@ import com.sandboxgateway.audit.AuditVerifyCommand;
         "org.springframework.boot.data.redis.autoconfigure.DataRedisRepositoriesAutoConfiguration",
         "org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration",
         "org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiveHealthContributorAutoConfiguration",
-        "org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration"})
+        "org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration",
+        "org.springframework.boot.data.autoconfigure.web.DataWebAutoConfiguration",
+        "org.springframework.boot.data.autoconfigure.metrics.DataRepositoryMetricsAutoConfiguration",
+        "io.github.resilience4j.springboot.ratelimiter.autoconfigure.RateLimiterAutoConfiguration",
+        "io.github.resilience4j.springboot.ratelimiter.autoconfigure.RateLimiterMetricsAutoConfiguration",
+        "io.github.resilience4j.springboot.ratelimiter.autoconfigure.RateLimiterRefreshScopedRegistryAutoConfiguration",
+        "io.github.resilience4j.springboot.ratelimiter.autoconfigure.RateLimitersHealthIndicatorAutoConfiguration",
+        "io.github.resilience4j.springboot.retry.autoconfigure.RetryAutoConfiguration",
+        "io.github.resilience4j.springboot.retry.autoconfigure.RetryMetricsAutoConfiguration",
+        "io.github.resilience4j.springboot.retry.autoconfigure.RetryRefreshScopedRegistryAutoConfiguration",
+        "io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterAutoConfiguration",
+        "io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterMetricsAutoConfiguration",
+        "io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterRefreshScopedRegistryAutoConfiguration",
+        "io.github.resilience4j.springboot.micrometer.autoconfigure.TimerAutoConfiguration",
+        "io.github.resilience4j.springboot.bulkhead.autoconfigure.ThreadPoolBulkheadMetricsAutoConfiguration",
+        "io.github.resilience4j.springboot.scheduled.threadpool.autoconfigure.ContextAwareScheduledThreadPoolAutoConfiguration"})
 @ConfigurationPropertiesScan
 public class SandboxGatewayApplication {
 

@@ -4,6 +4,9 @@ import java.net.URI;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.health.actuate.endpoint.StatusAggregator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -11,6 +14,8 @@ import com.sandboxgateway.simulator.OfflineSimulator;
 
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.spring6.circuitbreaker.configure.CircuitBreakerConfigurationProperties;
+import io.github.resilience4j.springboot.circuitbreaker.monitoring.health.CircuitBreakersHealthIndicator;
 
 /**
  * Wires the upstream client to OpenAI, or to the bundled offline simulator when no OpenAI key is set,
@@ -42,6 +47,19 @@ class UpstreamConfiguration {
         bulkheads.getConfiguration(UpstreamClient.TEAM_BULKHEAD_CONFIG).orElseThrow(() -> new IllegalStateException(
                 "resilience4j.bulkhead.configs." + UpstreamClient.TEAM_BULKHEAD_CONFIG + " must be configured"));
         return new UpstreamClient(transport, breakers.circuitBreaker(BREAKER), bulkheads, new UpstreamRetry(properties.retry()));
+    }
+
+    /**
+     * The breaker in health, as resilience4j's auto-configuration makes it (which this bean replaces, by its name), but
+     * also where the health endpoint is not exposed: its status aggregator then does not exist, and the
+     * auto-configuration's bean, which requires one, failed the start.
+     */
+    @Bean
+    @ConditionalOnBooleanProperty("management.health.circuitbreakers.enabled")
+    CircuitBreakersHealthIndicator circuitBreakersHealthIndicator(CircuitBreakerRegistry breakers,
+                                                                  CircuitBreakerConfigurationProperties properties,
+                                                                  ObjectProvider<StatusAggregator> aggregator) {
+        return new CircuitBreakersHealthIndicator(breakers, properties, aggregator.getIfAvailable(StatusAggregator::getDefault));
     }
 
     @Bean(destroyMethod = "close")
