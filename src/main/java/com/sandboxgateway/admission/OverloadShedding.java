@@ -49,7 +49,7 @@ final class OverloadShedding implements Filter {
     private final Counter waitedTooLong;
 
     OverloadShedding(OverloadProperties properties, MeterRegistry meters) {
-        this.places = new Semaphore(properties.maxInFlight());
+        this.places = new Semaphore(properties.maxInFlight(), true);
         this.maxWaiting = properties.maxWaiting();
         this.maxQueueWaitNanos = properties.maxQueueWait().toNanos();
         this.retryAfter = String.valueOf(properties.retryAfter().toSeconds());
@@ -82,28 +82,33 @@ final class OverloadShedding implements Filter {
         }
     }
 
+    /**
+     * A free place, unless requests are waiting for one: they are served in the order they came, so a request that has
+     * waited is not overtaken by one that just arrived (the semaphore is fair, and a timed acquire keeps to its order
+     * where an untimed one would barge).
+     */
     private boolean admitted() {
-        if (places.tryAcquire()) {
-            return true;
-        }
-        if (waiting.incrementAndGet() > maxWaiting) {
-            waiting.decrementAndGet();
-            queueFull.increment();
-            return false;
-        }
         try {
-            if (places.tryAcquire(maxQueueWaitNanos, TimeUnit.NANOSECONDS)) {
+            if (places.tryAcquire(0, TimeUnit.NANOSECONDS)) {
                 return true;
             }
-            waitedTooLong.increment();
-            return false;
+            if (waiting.incrementAndGet() > maxWaiting) {
+                waiting.decrementAndGet();
+                queueFull.increment();
+                return false;
+            }
+            try {
+                if (places.tryAcquire(maxQueueWaitNanos, TimeUnit.NANOSECONDS)) {
+                    return true;
+                }
+            } finally {
+                waiting.decrementAndGet();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            waitedTooLong.increment();
-            return false;
-        } finally {
-            waiting.decrementAndGet();
         }
+        waitedTooLong.increment();
+        return false;
     }
 
     private void refuse(HttpServletResponse response) throws IOException {
