@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 
+import com.sandboxgateway.api.Sha256;
 import com.sandboxgateway.audit.tlog.MerkleHash;
 
 import tools.jackson.databind.json.JsonMapper;
@@ -27,7 +28,7 @@ final class AuditChain {
     /** The record's chain hash after {@code previousHash}, and its leaf hash, from one serialization. */
     Hashes hashes(String previousHash, long seq, AuditRecord record) {
         byte[] canonical = canonical(seq, record).getBytes(StandardCharsets.UTF_8);
-        MessageDigest digest = MerkleHash.sha256();
+        MessageDigest digest = Sha256.digest();
         digest.update(previousHash.getBytes(StandardCharsets.US_ASCII));
         return new Hashes(HexFormat.of().formatHex(digest.digest(canonical)), MerkleHash.leaf(canonical));
     }

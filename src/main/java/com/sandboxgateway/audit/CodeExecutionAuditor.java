@@ -1,10 +1,8 @@
 package com.sandboxgateway.audit;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 
@@ -14,7 +12,7 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.TransactionException;
 
 import com.sandboxgateway.api.Route;
-import com.sandboxgateway.audit.tlog.MerkleHash;
+import com.sandboxgateway.api.Sha256;
 import com.sandboxgateway.budget.SessionFailures;
 import com.sandboxgateway.metrics.MeterFamily;
 import com.sandboxgateway.openai.Answer;
@@ -130,7 +128,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         auditLog.stage(exchange.settlement(), new AuditRecord(AuditRecord.newId(), AuditRecord.Kind.CODE_EXECUTION,
                 callId, exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,
                 exchange.session(), exchange.responseId(), call.containerId(), exchange.model(),
-                status, code, sha256(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
+                status, code, Sha256.hex(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
                 truncated, json.writeValueAsString(details(reviewed, truncated)), clock.instant(), reviewed.names()), () -> {
                     codeExecutions.with(team, status).increment();
                     countFlags(reviewed, team);
@@ -178,9 +176,5 @@ public final class CodeExecutionAuditor implements ResponseInspector {
             }
         }
         return details;
-    }
-
-    static String sha256(String code) {
-        return HexFormat.of().formatHex(MerkleHash.sha256().digest(code.getBytes(StandardCharsets.UTF_8)));
     }
 }

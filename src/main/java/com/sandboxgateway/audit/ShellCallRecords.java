@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.sandboxgateway.api.Sha256;
 import com.sandboxgateway.openai.ItemKind;
 import com.sandboxgateway.openai.OpenAiFormat;
 import com.sandboxgateway.openai.OutputItem;
@@ -122,7 +123,7 @@ final class ShellCallRecords {
         return new AuditRecord(AuditRecord.newId(), AuditRecord.Kind.SHELL_EXECUTION, call.id(), exchange.requestId(),
                 exchange.upstreamRequestId(), exchange.principal().user(), exchange.principal().team(), exchange.session(),
                 exchange.responseId(), call.call().containerId(), exchange.model(), call.status(), commands,
-                CodeExecutionAuditor.sha256(commands), truncated ? outputs.substring(0, maxOutputChars) : outputs, truncated,
+                Sha256.hex(commands), truncated ? outputs.substring(0, maxOutputChars) : outputs, truncated,
                 json.writeValueAsString(details), clock.instant(), reviewed.names());
     }
 }

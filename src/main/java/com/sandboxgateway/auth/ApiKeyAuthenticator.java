@@ -1,11 +1,7 @@
 package com.sandboxgateway.auth;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,6 +10,8 @@ import java.util.Set;
 import org.springframework.stereotype.Component;
 
 import com.nimbusds.jwt.JWT;
+
+import com.sandboxgateway.api.Sha256;
 
 /**
  * Turns an {@code Authorization: Bearer <...>} header into a {@link Principal}, on {@code /v1} and on the
@@ -25,8 +23,6 @@ import com.nimbusds.jwt.JWT;
 public class ApiKeyAuthenticator {
 
     private static final String BEARER = "Bearer ";
-    private static final MessageDigest SHA_256 = sha256();
-    private static final HexFormat HEX = HexFormat.of();
     private static final String UNKNOWN = "Missing or unknown gateway key. Send 'Authorization: Bearer <gateway key>'"
             + " (or a token of your company's identity provider); ask your platform team for a key.";
 
@@ -62,7 +58,7 @@ public class ApiKeyAuthenticator {
         if (token != null) {
             return tokens.authenticate(token, bearer);
         }
-        return configured.byHash(sha256Hex(bearer)).or(() -> runtime.authenticate(bearer))
+        return configured.byHash(Sha256.hex(bearer)).or(() -> runtime.authenticate(bearer))
                 .orElseThrow(() -> new InvalidCredentialsException(UNKNOWN));
     }
 
@@ -98,26 +94,5 @@ public class ApiKeyAuthenticator {
         }
         keys.sort((a, b) -> a.user().equals(b.user()) ? a.id().compareTo(b.id()) : a.user().compareTo(b.user()));
         return keys;
-    }
-
-    /**
-     * Hex SHA-256 of a key, as operators write it in {@code gateway.auth.keys[].sha256}. Every request hashes
-     * its bearer, so the digest is cloned from a prototype rather than looked up among the security providers.
-     */
-    public static String sha256Hex(String key) {
-        try {
-            MessageDigest digest = (MessageDigest) SHA_256.clone();
-            return HEX.formatHex(digest.digest(key.getBytes(StandardCharsets.UTF_8)));
-        } catch (CloneNotSupportedException e) {
-            throw new IllegalStateException("the platform's SHA-256 cannot be cloned", e);
-        }
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-        }
     }
 }

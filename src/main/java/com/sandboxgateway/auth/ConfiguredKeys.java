@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import com.sandboxgateway.api.InvalidSettingException;
+import com.sandboxgateway.api.Sha256;
 
 /**
  * The keys of the configuration file ({@code gateway.auth.keys}), held only as SHA-256 hashes, so neither
@@ -33,7 +34,7 @@ final class ConfiguredKeys {
         Map<String, Principal> byHash = new HashMap<>();
         for (int i = 0; i < properties.keys().size(); i++) {
             AuthProperties.KeyEntry entry = properties.keys().get(i);
-            String hash = entry.key() != null && !entry.key().isBlank() ? ApiKeyAuthenticator.sha256Hex(entry.key())
+            String hash = entry.key() != null && !entry.key().isBlank() ? Sha256.hex(entry.key())
                     : entry.sha256().toLowerCase(Locale.ROOT);
             if (byHash.putIfAbsent(hash, new Principal(entry.user(), entry.team(), entry.roles())) != null) {
                 throw new InvalidSettingException("gateway.auth.keys[" + i + "]", null, "the key of user " + entry.user()

@@ -12,6 +12,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import com.sandboxgateway.api.Sha256;
+
 /**
  * Gateway keys issued, rotated and revoked at run time. The database holds each key's SHA-256, never the
  * key; the plaintext exists only in the answer that issues it. Each replica caches what it read of a key
@@ -59,7 +61,7 @@ public final class RuntimeKeys {
         if (!bearer.startsWith(KEY_PREFIX)) {
             return Optional.empty();
         }
-        String hash = ApiKeyAuthenticator.sha256Hex(bearer);
+        String hash = Sha256.hex(bearer);
         Cached cached = byHash.get(hash);
         if (cached == null || System.nanoTime() - cached.loadedNanos() > cacheTtlNanos) {
             Optional<KeyStore.Match> found = store.byHash(hash);
@@ -97,7 +99,7 @@ public final class RuntimeKeys {
         Instant now = clock.instant();
         RuntimeKey key = new RuntimeKey(id, shownPrefix(plaintext), user, team,
                 roles, now, issuedBy, expiresIn == null ? null : now.plus(expiresIn), null, null, null, limits);
-        store.insert(key, ApiKeyAuthenticator.sha256Hex(plaintext));
+        store.insert(key, Sha256.hex(plaintext));
         return new Issued(key, plaintext);
     }
 
@@ -108,7 +110,7 @@ public final class RuntimeKeys {
     public Optional<Issued> rotate(String id, Duration grace) {
         String plaintext = newKey();
         Instant oldUntil = clock.instant().plus(grace == null ? rotationGrace : grace);
-        if (!store.rotate(id, ApiKeyAuthenticator.sha256Hex(plaintext), shownPrefix(plaintext), oldUntil)) {
+        if (!store.rotate(id, Sha256.hex(plaintext), shownPrefix(plaintext), oldUntil)) {
             return Optional.empty();
         }
         changed(id);

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-import com.sandboxgateway.auth.ApiKeyAuthenticator;
+import com.sandboxgateway.api.Sha256;
 import com.sandboxgateway.auth.Principal;
 
 /**
@@ -36,7 +36,7 @@ final class ConsoleSessions {
         Instant now = clock.instant();
         byTokenHash.values().removeIf(session -> session.expired(now, properties));
         String token = randomToken();
-        byTokenHash.put(ApiKeyAuthenticator.sha256Hex(token), new Session(admin, randomToken(), now, now));
+        byTokenHash.put(Sha256.hex(token), new Session(admin, randomToken(), now, now));
         return token;
     }
 
@@ -46,14 +46,14 @@ final class ConsoleSessions {
             return Optional.empty();
         }
         Instant now = clock.instant();
-        Session resumed = byTokenHash.computeIfPresent(ApiKeyAuthenticator.sha256Hex(token),
+        Session resumed = byTokenHash.computeIfPresent(Sha256.hex(token),
                 (hash, session) -> session.expired(now, properties) ? null : session.usedAt(now));
         return Optional.ofNullable(resumed).map(session -> new ConsoleUser(session.admin(), session.csrfToken()));
     }
 
     void end(String token) {
         if (token != null) {
-            byTokenHash.remove(ApiKeyAuthenticator.sha256Hex(token));
+            byTokenHash.remove(Sha256.hex(token));
         }
     }
 

@@ -5,11 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestException;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 
 import com.sandboxgateway.api.InvalidSettingException;
+import com.sandboxgateway.api.Sha256;
 import com.sandboxgateway.config.PolicyProperties;
 
 /**
@@ -40,8 +40,8 @@ public final class Pseudonymizer {
             innerBlock[i] ^= 0x36;
             outerBlock[i] ^= 0x5c;
         }
-        this.inner = sha256Digest();
-        this.outer = sha256Digest();
+        this.inner = Sha256.digest();
+        this.outer = Sha256.digest();
         inner.update(innerBlock);
         outer.update(outerBlock);
     }
@@ -97,15 +97,7 @@ public final class Pseudonymizer {
     }
 
     private static byte[] sha256(byte[] bytes) {
-        return sha256Digest().digest(bytes);
-    }
-
-    private static MessageDigest sha256Digest() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.digest().digest(bytes);
     }
 
     /**

@@ -23,7 +23,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import com.sandboxgateway.SandboxGatewayApplication;
-import com.sandboxgateway.auth.ApiKeyAuthenticator;
+import com.sandboxgateway.api.Sha256;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 import com.sandboxgateway.support.LocalPostgres;
 import com.sandboxgateway.support.OpenAiStub;
@@ -89,13 +89,13 @@ class RuntimeKeysTest {
         assertThat(admin(second, "GET", "/actuator/ratelimits", null).body()).contains("\"kim\"");
         assertThat(listed.path("key").isNull()).isTrue();
         assertThat(listed.path("expires").asString()).isNotEmpty();
-        assertThat(listing).doesNotContain(key).doesNotContain(ApiKeyAuthenticator.sha256Hex(key));
+        assertThat(listing).doesNotContain(key).doesNotContain(Sha256.hex(key));
         assertThat(json.readTree(listing)).anySatisfy(configured -> {
             assertThat(configured.path("source").asString()).isEqualTo("config");
             assertThat(configured.path("readOnly").asBoolean()).isTrue();
             assertThat(configured.path("user").asString()).isEqualTo("root");
         });
-        assertThat(storedColumns(id)).doesNotContain(key).contains(ApiKeyAuthenticator.sha256Hex(key));
+        assertThat(storedColumns(id)).doesNotContain(key).contains(Sha256.hex(key));
         assertThat(admin(first, "GET", "/actuator/audit?kind=ADMIN_ACTION&limit=500", null).body())
                 .contains("issue_key").contains(id).doesNotContain(key);
     }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.api.RouteMatch;
+import com.sandboxgateway.api.Sha256;
 import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.openai.OutputItem;
 import com.sandboxgateway.policy.Exchange;
@@ -75,7 +76,7 @@ class ShellCallRecordsTest {
         assertThat(record.kind()).isEqualTo(AuditRecord.Kind.SHELL_EXECUTION);
         assertThat(record.callId()).isEqualTo("sh_1");
         assertThat(record.code()).isEqualTo("ls /mnt/data\nwc -l /mnt/data/a.csv");
-        assertThat(record.codeSha256()).isEqualTo(CodeExecutionAuditor.sha256(record.code()));
+        assertThat(record.codeSha256()).isEqualTo(Sha256.hex(record.code()));
         assertThat(record).extracting(AuditRecord::user, AuditRecord::team, AuditRecord::session, AuditRecord::containerId,
                 AuditRecord::status, AuditRecord::createdAt).containsExactly("alice", "analytics", "sess_1", "cntr_1", "completed", NOW);
         assertThat(record.outputs()).hasSize(80).startsWith("[{");

@@ -8,6 +8,8 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import com.sandboxgateway.api.Sha256;
+
 /** The keys of the configuration file: hashed, and refused at start-up when ambiguous. */
 class ConfiguredKeysTest {
 
@@ -15,7 +17,7 @@ class ConfiguredKeysTest {
 
     @Test
     void shouldHashKeysAsOperatorsConfigureThem() {
-        assertThat(ApiKeyAuthenticator.sha256Hex("sk-gw-test-alice")).isEqualTo(ALICE_HASH);
+        assertThat(Sha256.hex("sk-gw-test-alice")).isEqualTo(ALICE_HASH);
     }
 
     @Test
@@ -23,7 +25,7 @@ class ConfiguredKeysTest {
         ConfiguredKeys authenticator = new ConfiguredKeys(new AuthProperties(List.of(
                 new AuthProperties.KeyEntry(ALICE_HASH.toUpperCase(), null, "alice", "analytics", Set.of("user", "admin"))), false));
 
-        assertThat(authenticator.byHash(ApiKeyAuthenticator.sha256Hex("sk-gw-test-alice"))).hasValueSatisfying(principal -> {
+        assertThat(authenticator.byHash(Sha256.hex("sk-gw-test-alice"))).hasValueSatisfying(principal -> {
             assertThat(principal.user()).isEqualTo("alice");
             assertThat(principal.team()).isEqualTo("analytics");
             assertThat(principal.isAdmin()).isTrue();
@@ -35,8 +37,8 @@ class ConfiguredKeysTest {
         ConfiguredKeys authenticator = new ConfiguredKeys(new AuthProperties(List.of(
                 new AuthProperties.KeyEntry(ALICE_HASH, null, "alice", "analytics", Set.of("user"))), false));
 
-        assertThat(authenticator.byHash(ApiKeyAuthenticator.sha256Hex("sk-gw-test-bob"))).isEmpty();
-        assertThat(authenticator.byHash(ApiKeyAuthenticator.sha256Hex(ALICE_HASH))).isEmpty();
+        assertThat(authenticator.byHash(Sha256.hex("sk-gw-test-bob"))).isEmpty();
+        assertThat(authenticator.byHash(Sha256.hex(ALICE_HASH))).isEmpty();
     }
 
     @Test
@@ -46,7 +48,7 @@ class ConfiguredKeysTest {
         assertThatThrownBy(() -> new ConfiguredKeys(new AuthProperties(plain, false)))
                 .hasMessageContaining("gateway.auth.keys[0]").hasMessageContaining("allow-plain-keys")
                 .hasMessageNotContaining("dev-key");
-        assertThat(new ConfiguredKeys(new AuthProperties(plain, true)).byHash(ApiKeyAuthenticator.sha256Hex("dev-key"))).isPresent();
+        assertThat(new ConfiguredKeys(new AuthProperties(plain, true)).byHash(Sha256.hex("dev-key"))).isPresent();
     }
 
     @Test
