@@ -60,6 +60,8 @@ final class CodeModel {
     }
 
     private final List<PythonToken> tokens;
+    /** For each opening bracket, the index of the one that closes it; -1 where it is never closed. */
+    private final int[] closers;
     private final List<PythonStatement> statements;
     private final List<String> imports = new ArrayList<>();
     private final Map<String, String> aliases = new HashMap<>();
@@ -80,6 +82,7 @@ final class CodeModel {
 
     private CodeModel(List<PythonToken> tokens, Map<String, String> defaultAliases) {
         this.tokens = tokens;
+        this.closers = closers(tokens);
         this.statements = PythonStatement.split(tokens);
         this.aliases.putAll(defaultAliases);
     }
@@ -147,18 +150,24 @@ final class CodeModel {
         return origins.getOrDefault(name, Set.of());
     }
 
-    /** The arguments of a call, each as its tokens, split at top-level commas. */
+    /**
+     * The arguments of a call, each as its tokens, split at top-level commas: brackets inside are stepped over whole
+     * (a bracket never closed inside the call leaves the rest one argument), so nested calls cost no walk of their own.
+     */
     List<List<PythonToken>> arguments(Reference call) {
         List<List<PythonToken>> arguments = new ArrayList<>();
         if (!call.hasArguments()) {
             return arguments;
         }
-        int depth = 0;
         int start = call.open() + 1;
         for (int i = start; i < call.close(); i++) {
             PythonToken token = tokens.get(i);
-            depth += opens(token) ? 1 : closes(token) ? -1 : 0;
-            if (depth == 0 && token.isOp(",")) {
+            if (opens(token)) {
+                if (closers[i] < 0 || closers[i] >= call.close()) {
+                    break;
+                }
+                i = closers[i];
+            } else if (token.isOp(",")) {
                 arguments.add(tokens.subList(start, i));
                 start = i + 1;
             }
@@ -553,15 +562,28 @@ final class CodeModel {
     }
 
     private int matching(int open, int end) {
+        int closer = closers[open];
+        return closer >= 0 ? closer : Math.max(open, Math.min(end, tokens.size()) - 1);
+    }
+
+    /**
+     * Every bracket's match, in one pass: a bracket closes the last one still open, whatever their kinds, as a count
+     * of the depth from each would find. Walking from each bracket to its match instead cost the square of the nesting
+     * depth ({@code f(f(f(...})).
+     */
+    private static int[] closers(List<PythonToken> tokens) {
+        int[] closers = new int[tokens.size()];
+        int[] open = new int[tokens.size()];
         int depth = 0;
-        for (int i = open; i < tokens.size(); i++) {
-            PythonToken token = tokens.get(i);
-            depth += opens(token) ? 1 : closes(token) ? -1 : 0;
-            if (depth == 0) {
-                return i;
+        for (int i = 0; i < tokens.size(); i++) {
+            closers[i] = -1;
+            if (opens(tokens.get(i))) {
+                open[depth++] = i;
+            } else if (closes(tokens.get(i)) && depth > 0) {
+                closers[open[--depth]] = i;
             }
         }
-        return Math.max(open, Math.min(end, tokens.size()) - 1);
+        return closers;
     }
 
     private List<List<PythonToken>> split(int start, int end) {

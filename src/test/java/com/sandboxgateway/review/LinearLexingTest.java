@@ -4,7 +4,6 @@ import static com.sandboxgateway.support.StepCountingLoader.call;
 import static com.sandboxgateway.support.StepCountingLoader.method;
 
 import java.lang.reflect.Method;
-import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
@@ -19,23 +18,15 @@ import com.sandboxgateway.support.StepCountingLoader;
  * The Python lexer (IPython shell lines and cell magics included) and the whole review of a block take
  * steps linear in the code, counted rather than timed (support/LinearGrowth): inputs of n, 2n and 4n
  * characters of unclosed strings, deep brackets, continuations, shell lines and near-matches of the
- * rules take at most about twice the steps each time the code doubles.
- *
- * <p>Not yet the review of deeply nested calls ({@code f(f(f(...}, {@code getattr(getattr(...}): the
- * code model's work there grows with the square of the nesting depth (63 million steps for 4 KB of
- * {@code f(}, 223 million for 8 KB), so those two inputs are lexed here but not reviewed.
+ * rules take at most about twice the steps each time the code doubles. Deeply nested calls too
+ * ({@code f(f(f(...}, {@code getattr(getattr(...}), whose review grew with the square of the nesting depth
+ * (63 million steps for 4 KB of {@code f(}, 223 million for 8 KB) while the code model walked from each
+ * bracket to its match.
  */
 class LinearLexingTest {
 
     private static final int N = 4 * 1024;
     private static final StepCountingLoader COUNTED = new StepCountingLoader("com.sandboxgateway.review");
-
-    /** Inputs whose review is quadratic in the nesting depth today (see the class comment). */
-    private static final Set<String> NESTING_QUADRATIC_IN_REVIEW = Set.of("calls", "getattr chains");
-
-    static Stream<Arguments> reviewedInputs() {
-        return inputs().filter(arguments -> !NESTING_QUADRATIC_IN_REVIEW.contains((String) arguments.get()[0]));
-    }
 
     static Stream<Arguments> inputs() {
         return Stream.of(
@@ -81,7 +72,7 @@ class LinearLexingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("reviewedInputs")
+    @MethodSource("inputs")
     void shouldReviewInStepsLinearInTheCode(String name, IntFunction<String> input) throws ClassNotFoundException {
         Object rules = call(COUNTED.staticMethod(CodeRules.class.getName(), "standard"), null);
         Object analyzer = call(COUNTED.staticMethod(CodeRiskAnalyzer.class.getName(), "fromRules", rules.getClass()), null, rules);
