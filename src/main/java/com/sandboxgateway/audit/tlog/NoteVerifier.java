@@ -14,6 +14,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import com.sandboxgateway.api.Sha256;
+
 /** Checks C2SP signed notes against one Ed25519 verifier key ({@code <name>+<hex key id>+<base64(0x01 || key)>}). */
 public final class NoteVerifier {
 
@@ -146,13 +148,9 @@ public final class NoteVerifier {
     }
 
     private static byte[] keyId(String name, byte[] publicKey) {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update((name + "\n").getBytes(StandardCharsets.UTF_8));
-            digest.update(ED25519);
-            return Arrays.copyOf(digest.digest(publicKey), 4);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        MessageDigest digest = Sha256.digest();
+        digest.update((name + "\n").getBytes(StandardCharsets.UTF_8));
+        digest.update(ED25519);
+        return Arrays.copyOf(digest.digest(publicKey), 4);
     }
 }
