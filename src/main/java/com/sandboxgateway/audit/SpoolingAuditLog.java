@@ -132,8 +132,8 @@ public final class SpoolingAuditLog implements AuditLog {
 
         /** The tamper-evident audit precedes what it records: no client sees a call whose record is not durable. */
         @Override
-        public boolean precedesRelay() {
-            return true;
+        public Settlement.Timing timing() {
+            return Settlement.Timing.BEFORE_RELAY;
         }
     }
 

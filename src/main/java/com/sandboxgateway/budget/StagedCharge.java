@@ -61,7 +61,7 @@ record StagedCharge(String what, BudgetStore.ChargeRow row, Outcome outcome)
 
     /** Bookkeeping: a stream event may reach the client while its charge commits; the stream ends once it has. */
     @Override
-    public boolean precedesRelay() {
-        return false;
+    public Settlement.Timing timing() {
+        return Settlement.Timing.AFTER_RELAY;
     }
 }

@@ -24,10 +24,11 @@ import tools.jackson.databind.JsonNode;
  * responses with their output items, the containers they start and the container files they cite,
  * streamed or not, conversations
  * and their items, skills) and marks objects deleted when a delete
- * succeeds. The rows are written with the answer's other writes: before the client sees a JSON answer, and right
- * after the client got a stream event (its commit overlaps the client's reading, see
- * {@link com.sandboxgateway.policy.PolicyChain#answered}). Either way an id is never usable by anyone before it is
- * owned: until its row is visible it gets the 404 of an id nobody owns.
+ * succeeds. The rows are written with the answer's other writes: before the client sees a JSON answer; for a stream,
+ * a response's row right after the client got the event that shows it (its commit overlaps the client's reading, see
+ * {@link com.sandboxgateway.policy.PolicyChain#answered}), the rows of the items, containers and container files it
+ * shows with its next audit record or its charges. Either way an id is never usable by anyone before it is owned:
+ * until its row is visible it gets the 404 of an id nobody owns.
  */
 public final class OwnershipRecorder implements ResponseInspector {
 
@@ -78,25 +79,32 @@ public final class OwnershipRecorder implements ResponseInspector {
         stage(exchange, created);
     }
 
-    /** The objects an answer created are recorded with its other writes, in one statement. */
+    /**
+     * The objects an answer created are recorded with its other writes, in one statement: as soon as a stream showed
+     * a response (its client may retrieve it, or cancel it in the background, at once), otherwise with the next.
+     */
     private void stage(Exchange exchange, List<OwnershipStore.Created> created) {
         if (!created.isEmpty()) {
+            Settlement.Timing timing = created.stream().anyMatch(object -> object.kind() == ObjectKind.RESPONSE)
+                    ? Settlement.Timing.AFTER_RELAY : Settlement.Timing.WITH_NEXT;
             exchange.settlement().write(new OwnerRows(() -> store.recordAll(exchange.principal(), created),
-                    tail -> store.recordAll(exchange.principal(), created, tail)));
+                    tail -> store.recordAll(exchange.principal(), created, tail), timing));
         }
     }
 
     private void deleted(Exchange exchange, String id) {
         Runnable delete = () -> store.markDeleted(id);
-        exchange.settlement().write(new OwnerRows(delete, tail -> delete.run()));
+        exchange.settlement().write(new OwnerRows(delete, tail -> delete.run(), Settlement.Timing.AFTER_RELAY));
     }
 
     /**
      * Owner rows staged in the answer's settlement, left to its transaction's last statement where it has one
-     * ({@code later}). Should its transaction fail, they are written on their own, and a failure then keeps a JSON
+     * ({@code later}); bookkeeping, never before the relay (an id whose row is not visible yet is nobody's, so the
+     * client may see it first). Should its transaction fail, they are written on their own, and a failure then keeps a JSON
      * answer from the client, or cuts the stream, whose event showed the id already.
      */
-    private record OwnerRows(Runnable rows, Consumer<CommitTail> later) implements Settlement.Write, GroupCommit.Deferrable {
+    private record OwnerRows(Runnable rows, Consumer<CommitTail> later, Settlement.Timing timing)
+            implements Settlement.Write, GroupCommit.Deferrable {
 
         @Override
         public boolean write() {
@@ -113,12 +121,6 @@ public final class OwnershipRecorder implements ResponseInspector {
         @Override
         public void failed(RuntimeException cause) {
             rows.run();
-        }
-
-        /** Bookkeeping: an id whose row is not visible yet is nobody's, so the client may see it first. */
-        @Override
-        public boolean precedesRelay() {
-            return false;
         }
     }
 

@@ -54,10 +54,11 @@ public final class PolicyChain {
      * <p>A JSON answer is settled whole here (one transaction, one round trip for the counters), so its audit record,
      * owner rows and charges are durable before its body is written: the client holds the whole body, ids and all,
      * as soon as it is. A stream event is settled here only when it staged a write that must precede it (an audit
-     * record: then its bookkeeping rides in the same transaction); an event that staged only bookkeeping is settled
-     * by {@link #relayed} once it is flushed, so a stream's first event does not wait for a commit. The consequence:
-     * for about a commit's time after a stream shows a response, item or container id, its owner row may not be
-     * visible yet, and a request naming it then gets the {@code 404} of an id nobody owns.
+     * record: then the bookkeeping staged since the last settling rides in the same transaction); the rest is settled
+     * by {@link #relayed} (see there), so a stream's first event does not wait for a commit. The consequence: for about
+     * a commit's time after a stream shows a response id, its owner row may not be visible yet, and a request naming
+     * it then gets the {@code 404} of an id nobody owns; an item, container or container file id a stream shows is
+     * owned from its next audit record or its end on.
      *
      * @return the answer to relay
      */
@@ -83,15 +84,22 @@ public final class PolicyChain {
     }
 
     /**
-     * Stream events were flushed to the client (one, or those the upstream sent together): settles the bookkeeping
-     * {@link #answered} left staged, in one transaction, while the client reads them and before the relay waits for the
-     * next, so the stream (and the handler) ends only once everything its events staged is settled, the final event's
-     * turn and spend charges included.
+     * Stream events were flushed to the client (one, or those the upstream sent together): where they staged bookkeeping
+     * that is due once they are relayed (a response's owner row, the final event's turn and spend charges; see
+     * {@link Settlement.Timing}), settles everything {@link #answered} left staged, in one transaction, while the client
+     * reads them and before the relay waits for the next; so the stream (and the handler) ends only once everything its
+     * events staged is settled. Bookkeeping that can wait (the owner rows of items, containers and files) waits for
+     * the next settling: a code-running stream commits when it shows the response, before each executed call is
+     * relayed, and as it ends, however many events the upstream sends apart. What is still staged when the exchange
+     * ends (a client gone away, an upstream broken off) is settled by {@link #finish}.
      *
      * @throws com.sandboxgateway.api.GatewayException from a write's fallback: the stream ends with that error
      */
     public void relayed(Exchange exchange) {
-        exchange.settlement().settle(commits);
+        Settlement settlement = exchange.settlement();
+        if (settlement.dueAfterRelay()) {
+            settlement.settle(commits);
+        }
     }
 
     /**

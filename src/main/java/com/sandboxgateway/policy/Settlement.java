@@ -14,9 +14,10 @@ import com.sandboxgateway.store.GroupCommit;
  * exchanges' settlements ({@link GroupCommit}), then the changes, one call per {@link Batch} (one Redis round trip
  * for every counter the answer moves).
  *
- * <p>When is up to each write ({@link Write#precedesRelay}): a JSON answer is settled before it is relayed, and so
- * is a stream event that staged a write which must precede it; an event that staged only bookkeeping is relayed
- * first and settled right after, before the next event is read ({@link PolicyChain#relayed}).
+ * <p>When is up to each write ({@link Write#timing}): a JSON answer is settled before it is relayed, and so is a
+ * stream event that staged a write which must precede it; an event that staged bookkeeping a client may act on at once
+ * is relayed first and settled right after, before the next event is read ({@link PolicyChain#relayed}); the rest of a
+ * stream's bookkeeping rides with the next of those settlings, at the latest the one that ends the exchange.
  */
 public final class Settlement {
 
@@ -33,12 +34,29 @@ public final class Settlement {
          */
         void failed(RuntimeException cause);
 
+        /** When it must be durable, against the relay of the stream event that staged it. */
+        Timing timing();
+    }
+
+    /** When a write a stream event staged must be durable (a JSON answer's writes all are before it is relayed). */
+    public enum Timing {
+
         /**
-         * Whether the client may see the answer only once this write is durable: true for what records executed code
-         * or its output (the tamper-evident audit precedes what it records); false for bookkeeping (owner rows,
-         * charges), whose commit a stream lets overlap the client's reading of the event that staged it.
+         * Before the event is relayed: what records executed code or its output (the tamper-evident audit precedes what
+         * it records).
          */
-        boolean precedesRelay();
+        BEFORE_RELAY,
+        /**
+         * Once the event is flushed, while the client reads it: what a client may act on as soon as it sees the event
+         * (a response's owner row: it may retrieve the response, or cancel it in the background) and what the stream
+         * ends with (its turn and spend charges).
+         */
+        AFTER_RELAY,
+        /**
+         * With the next settling that happens for another reason, at the latest when the exchange ends: bookkeeping no
+         * client acts on while the stream runs (the owner rows of the items, containers and container files it shows).
+         */
+        WITH_NEXT
     }
 
     /** Changes made together after the writes: every change staged for the same batch goes in one call. Must not throw. */
@@ -63,7 +81,12 @@ public final class Settlement {
 
     /** Whether a write staged since the last settling must be durable before the answer is relayed. */
     boolean holdsRelay() {
-        return writes.stream().anyMatch(Write::precedesRelay);
+        return writes.stream().anyMatch(write -> write.timing() == Timing.BEFORE_RELAY);
+    }
+
+    /** Whether what was staged since the last settling is due once the event that staged it is relayed. */
+    boolean dueAfterRelay() {
+        return !changes.isEmpty() || writes.stream().anyMatch(write -> write.timing() != Timing.WITH_NEXT);
     }
 
     /**

@@ -116,8 +116,8 @@ class SpoolingAuditLogTest {
                 }
 
                 @Override
-                public boolean precedesRelay() {
-                    return false;
+                public Settlement.Timing timing() {
+                    return Settlement.Timing.AFTER_RELAY;
                 }
             });
         })), List.of(), ChainObserver.NONE, new GroupCommit(new TransactionTemplate(new DataSourceTransactionManager(dataSource))));

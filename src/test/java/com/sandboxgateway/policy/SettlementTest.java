@@ -186,8 +186,8 @@ class SettlementTest {
         }
 
         @Override
-        public boolean precedesRelay() {
-            return what.startsWith("audit");
+        public Settlement.Timing timing() {
+            return what.startsWith("audit") ? Settlement.Timing.BEFORE_RELAY : Settlement.Timing.AFTER_RELAY;
         }
     }
 

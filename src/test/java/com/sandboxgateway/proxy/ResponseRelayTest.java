@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -101,7 +102,7 @@ class ResponseRelayTest {
             }
         };
         ResponseInspector bookkeeping = (exchange, answer) -> exchange.settlement().write(
-                new Noted(false, () -> settledAfter.add(answer.type() + " when " + flushed.size() + " flushes")));
+                new Noted(Settlement.Timing.AFTER_RELAY, () -> settledAfter.add(answer.type() + " when " + flushed.size() + " flushes")));
 
         relay.relay(exchange(), stream(STREAM), chainOf(bookkeeping), flushes);
 
@@ -135,7 +136,7 @@ class ResponseRelayTest {
         MockHttpServletResponse client = new MockHttpServletResponse();
         ResponseInspector stager = (exchange, answer) -> {
             boolean audit = answer.type().equals("response.output_item.done");
-            exchange.settlement().write(new Noted(audit, () -> committed.add((audit ? "audit record of " : "owner rows of ")
+            exchange.settlement().write(new Noted(audit ? Settlement.Timing.BEFORE_RELAY : Settlement.Timing.AFTER_RELAY, () -> committed.add((audit ? "audit record of " : "owner rows of ")
                     + answer.type() + " when the client had " + count(client) + " events")));
         };
 
@@ -149,11 +150,42 @@ class ResponseRelayTest {
     }
 
     @Test
+    void shouldLeaveBookkeepingThatCanWaitToTheNextSettlingHoweverApartTheEventsArrive() throws Exception {
+        List<String> committed = new ArrayList<>();
+        MockHttpServletResponse client = new MockHttpServletResponse();
+        ResponseInspector stager = (exchange, answer) -> {
+            Settlement.Timing timing = switch (answer.type()) {
+                case "response.output_item.added" -> Settlement.Timing.WITH_NEXT;
+                case "response.output_item.done" -> Settlement.Timing.BEFORE_RELAY;
+                case "response.code_interpreter_call.interpreting" -> null;
+                default -> Settlement.Timing.AFTER_RELAY;
+            };
+            if (timing != null) {
+                exchange.settlement().write(new Noted(timing, () -> committed.add(timing + " of " + answer.type()
+                        + " when the client had " + count(client) + " events")));
+            }
+        };
+        List<String> events = List.of(event(0, "response.created"), event(1, "response.output_item.added"),
+                event(2, "response.code_interpreter_call.interpreting"), event(3, "response.output_item.done"),
+                event(4, "response.completed"));
+        // Each event arrives on its own, so each is flushed (and what is due then settled) before the next is read.
+        InputStream apart = new SequenceInputStream(Collections.enumeration(events.stream().map(ResponseRelayTest::bytes).toList()));
+
+        relay.relay(exchange(), stream(apart), chainOf(stager), client);
+
+        assertThat(committed).containsExactly("AFTER_RELAY of response.created when the client had 1 events",
+                "WITH_NEXT of response.output_item.added when the client had 3 events",
+                "BEFORE_RELAY of response.output_item.done when the client had 3 events",
+                "AFTER_RELAY of response.completed when the client had 5 events");
+        assertThat(client.getContentAsString()).isEqualTo(String.join("", events));
+    }
+
+    @Test
     void shouldEndTheStreamWithAnErrorWhenTheBookkeepingOfARelayedEventFails() throws Exception {
         MockHttpServletResponse client = new MockHttpServletResponse();
         ResponseInspector failingRows = (exchange, answer) -> {
             if (answer.type().equals("response.output_item.added")) {
-                exchange.settlement().write(new Noted(false, () -> {
+                exchange.settlement().write(new Noted(Settlement.Timing.AFTER_RELAY, () -> {
                     throw new GatewayException(ErrorCode.AUDIT_UNAVAILABLE, "the rows could be written nowhere");
                 }));
             }
@@ -169,7 +201,7 @@ class ResponseRelayTest {
     }
 
     /** A write that runs {@code made} as it is written and again as its fallback, so a throwing one fails both ways. */
-    private record Noted(boolean precedesRelay, Runnable made) implements Settlement.Write {
+    private record Noted(Settlement.Timing timing, Runnable made) implements Settlement.Write {
 
         @Override
         public boolean write() {

@@ -169,6 +169,32 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
     }
 
     @Test
+    void shouldCommitAStreamedCodeRunningResponseThreeTimesAndSettleItsCountersInOneRedisRoundTrip() throws Exception {
+        String file = createdFile(ALICE_KEY, unique("file-"));
+        for (int i = 0; i < PREPARED_BEFORE; i++) {
+            assertThat(streamedCodeRunningResponse(ALICE_KEY, file).statusCode()).isEqualTo(200);
+        }
+
+        Counted counted = counted(() -> streamedCodeRunningResponse(ALICE_KEY, file));
+
+        assertThat(counted.status()).isEqualTo(200);
+        SoftAssertions.assertSoftly(soft -> {
+            // Its events arrive apart, and each is flushed on its own. One commit once the client has response.created
+            // (its owner row: the client may retrieve the response at once), one before the executed call is relayed
+            // whole (its audit record, with the owner rows of the call and its container), one as the stream ends (the
+            // charges, with the owner rows of the message and the file it cites): each one statement with its commit.
+            soft.assertThat(counted.jdbc().commits()).as("commits: %s", counted.jdbc().sql()).isEqualTo(3);
+            soft.assertThat(counted.jdbc().statements()).as("SQL statements: %s", counted.jdbc().sql()).isEqualTo(3);
+            soft.assertThat(counted.postgresWaits()).as("waits for PostgreSQL's answer").isEqualTo(3);
+            // The counters move once, as the stream ends (turns settled, the response's and the container's spend).
+            soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").singleElement()
+                    .satisfies(command -> assertThat(command).startsWith("\"EVALSHA\"").doesNotContain("bucket:"));
+            soft.assertThat(counted.beforeUpstream()).as("Redis commands before the upstream answered").singleElement()
+                    .satisfies(RoundTripsPerRequestTest::isAdmission);
+        });
+    }
+
+    @Test
     void shouldSettleAResponseThatRanNoCodeInOneCommitAndOneRedisRoundTrip() throws Exception {
         // Often enough that pgjdbc prepares the statement on the server: only then does it know the columns of its
         // answer, and, where it cannot bound their size, it waits for the BEGIN's answer before sending it.

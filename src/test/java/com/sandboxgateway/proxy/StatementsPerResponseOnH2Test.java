@@ -3,6 +3,7 @@ package com.sandboxgateway.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -64,5 +65,28 @@ class StatementsPerResponseOnH2Test extends GatewayIntegrationTest {
             assertThat(sql.get(8)).isEqualTo("COMMIT");
         });
         assertThat(counted.commits()).as("commits: %s", counted.sql()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldCommitAStreamedCodeRunningResponseWhenItShowsTheResponseBeforeItsCallIsRelayedAndAsItEnds() throws Exception {
+        String file = createdFile(ALICE_KEY, unique("file-"));
+        assertThat(streamedCodeRunningResponse(ALICE_KEY, file).statusCode()).isEqualTo(200);
+
+        jdbc.clear();
+        HttpResponse<String> answer = streamedCodeRunningResponse(ALICE_KEY, file);
+        JdbcCounts.Counts counted = jdbc.counts();
+
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(answer.body()).contains("event: response.completed");
+        // The upstream sends its eighteen events a few bytes at a time, so nearly every one is flushed on its own. The
+        // response's owner row is committed once the client has its first event (the client may retrieve it at once);
+        // the call's item and container ride with its audit record, committed before the call is relayed; the
+        // message's item and the file it cites with the turn and spend charges, as the stream ends.
+        assertThat(counted.commits()).as("commits: %s", counted.sql()).isEqualTo(3);
+        String transactions = counted.sql().stream().map(statement -> statement.replaceFirst("^(INSERT INTO \\S+|UPDATE \\S+|COMMIT).*", "$1"))
+                .collect(Collectors.joining(", "));
+        assertThat(transactions).isEqualTo("INSERT INTO owned_object, COMMIT, "
+                + "INSERT INTO owned_object, UPDATE audit_chain, INSERT INTO audit_record, INSERT INTO audit_tree_node, UPDATE audit_chain, COMMIT, "
+                + "INSERT INTO owned_object, INSERT INTO owned_object, INSERT INTO turn_charge, INSERT INTO spend_charge, INSERT INTO spend_charge, COMMIT");
     }
 }

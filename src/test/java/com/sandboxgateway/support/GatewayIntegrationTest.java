@@ -1,5 +1,6 @@
 package com.sandboxgateway.support;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.sandboxgateway.support.OpenAiStub.example;
@@ -125,6 +126,23 @@ public abstract class GatewayIntegrationTest {
         return raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("""
                         {"model":"gpt-4.1","input":"plot the revenue","tools":[{"type":"code_interpreter",
+                         "container":{"type":"auto","file_ids":["%s"]}}]}""".formatted(file))), "/v1/responses");
+    }
+
+    /**
+     * The streamed form of {@link #codeRunningResponse}: the contract's streamed code-interpreter response with fresh
+     * ids, which the stubbed upstream sends a few bytes at a time (over about a second), so nearly every event reaches
+     * the gateway on its own.
+     */
+    protected HttpResponse<String> streamedCodeRunningResponse(String key, String file) throws IOException, InterruptedException {
+        String events = example("responses.stream.code-interpreter.sse").replace(EXAMPLE_RESPONSE_ID, unique("resp_"))
+                .replace(EXAMPLE_CONTAINER_ID, unique("cntr_")).replace("ci_68a93ab8671881a39e3ac17e69d804a6", unique("ci_"))
+                .replace("msg_68a93abc0f7c81a3b2e1d0c9f8e7d6c5", unique("msg_"));
+        openAi.stubFor(post("/v1/responses").willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+                .withBody(events).withChunkedDribbleDelay(events.length() / 64, 1_000)));
+        return raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("""
+                        {"model":"gpt-4.1","input":"plot the revenue","stream":true,"tools":[{"type":"code_interpreter",
                          "container":{"type":"auto","file_ids":["%s"]}}]}""".formatted(file))), "/v1/responses");
     }
 
