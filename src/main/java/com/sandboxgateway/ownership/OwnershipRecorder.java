@@ -100,8 +100,8 @@ public final class OwnershipRecorder implements ResponseInspector {
     /**
      * Owner rows staged in the answer's settlement, left to its transaction's last statement where it has one
      * ({@code later}); bookkeeping, never before the relay (an id whose row is not visible yet is nobody's, so the
-     * client may see it first). Should its transaction fail, they are written on their own, and a failure then keeps a JSON
-     * answer from the client, or cuts the stream, whose event showed the id already.
+     * client may see it first). Should its transaction fail, they are written on their own, and a failure then keeps
+     * a JSON answer from the client, or cuts the stream, whose event showed the id already.
      */
     private record OwnerRows(Runnable rows, Consumer<CommitTail> later, Settlement.Timing timing)
             implements Settlement.Write, GroupCommit.Deferrable {

@@ -84,11 +84,11 @@ public final class PolicyChain {
     }
 
     /**
-     * Stream events were flushed to the client (one, or those the upstream sent together): where they staged bookkeeping
-     * that is due once they are relayed (a response's owner row, the final event's turn and spend charges; see
-     * {@link Settlement.Timing}), settles everything {@link #answered} left staged, in one transaction, while the client
-     * reads them and before the relay waits for the next; so the stream (and the handler) ends only once everything its
-     * events staged is settled. Bookkeeping that can wait (the owner rows of items, containers and files) waits for
+     * Stream events were flushed to the client (one, or those the upstream sent together): where they staged
+     * bookkeeping that is due once they are relayed (a response's owner row, the final event's turn and spend charges;
+     * see {@link Settlement.Timing}), settles everything {@link #answered} left staged, in one transaction, while the
+     * client reads them and before the relay waits for the next; so the stream (and the handler) ends only once
+     * everything its events staged is settled. Bookkeeping that can wait (the owner rows of items, containers and files) waits for
      * the next settling: a code-running stream commits when it shows the response, before each executed call is
      * relayed, and as it ends, however many events the upstream sends apart. What is still staged when the exchange
      * ends (a client gone away, an upstream broken off) is settled by {@link #finish}.

@@ -102,7 +102,8 @@ class ResponseRelayTest {
             }
         };
         ResponseInspector bookkeeping = (exchange, answer) -> exchange.settlement().write(
-                new Noted(Settlement.Timing.AFTER_RELAY, () -> settledAfter.add(answer.type() + " when " + flushed.size() + " flushes")));
+                new Noted(Settlement.Timing.AFTER_RELAY, () -> settledAfter.add(answer.type() + " when " + flushed.size()
+                        + " flushes")));
 
         relay.relay(exchange(), stream(STREAM), chainOf(bookkeeping), flushes);
 
@@ -136,7 +137,8 @@ class ResponseRelayTest {
         MockHttpServletResponse client = new MockHttpServletResponse();
         ResponseInspector stager = (exchange, answer) -> {
             boolean audit = answer.type().equals("response.output_item.done");
-            exchange.settlement().write(new Noted(audit ? Settlement.Timing.BEFORE_RELAY : Settlement.Timing.AFTER_RELAY, () -> committed.add((audit ? "audit record of " : "owner rows of ")
+            Settlement.Timing timing = audit ? Settlement.Timing.BEFORE_RELAY : Settlement.Timing.AFTER_RELAY;
+            exchange.settlement().write(new Noted(timing, () -> committed.add((audit ? "audit record of " : "owner rows of ")
                     + answer.type() + " when the client had " + count(client) + " events")));
         };
 
@@ -169,7 +171,8 @@ class ResponseRelayTest {
                 event(2, "response.code_interpreter_call.interpreting"), event(3, "response.output_item.done"),
                 event(4, "response.completed"));
         // Each event arrives on its own, so each is flushed (and what is due then settled) before the next is read.
-        InputStream apart = new SequenceInputStream(Collections.enumeration(events.stream().map(ResponseRelayTest::bytes).toList()));
+        InputStream apart = new SequenceInputStream(Collections.enumeration(
+                events.stream().map(ResponseRelayTest::bytes).toList()));
 
         relay.relay(exchange(), stream(apart), chainOf(stager), client);
 

@@ -68,7 +68,7 @@ class StatementsPerResponseOnH2Test extends GatewayIntegrationTest {
     }
 
     @Test
-    void shouldCommitAStreamedCodeRunningResponseWhenItShowsTheResponseBeforeItsCallIsRelayedAndAsItEnds() throws Exception {
+    void shouldCommitAStreamedCodeRunningResponseAsItShowsItBeforeItsCallIsRelayedAndAsItEnds() throws Exception {
         String file = createdFile(ALICE_KEY, unique("file-"));
         assertThat(streamedCodeRunningResponse(ALICE_KEY, file).statusCode()).isEqualTo(200);
 
