@@ -8,12 +8,14 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.support.ScriptedUpstream;
 import com.sandboxgateway.support.ScriptedUpstreamIntegrationTest;
@@ -28,6 +30,9 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
 
     @Autowired
     UpstreamClient upstream;
+
+    @Autowired
+    JdbcClient jdbc;
 
     @Test
     void shouldRelayEachEventBeforeTheUpstreamSendsTheNext() throws Exception {
@@ -96,6 +101,44 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
     }
 
     @Test
+    void shouldRecordTheOwnerOfWhatAStreamShowedBeforeTheClientWentAway() throws Exception {
+        String response = "resp_gone" + System.nanoTime();
+        String call = "ci_gone" + System.nanoTime();
+        String container = "cntr_gone" + System.nanoTime();
+        String created = "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\""
+                + response + "\",\"object\":\"response\",\"status\":\"in_progress\",\"model\":\"gpt-4.1\",\"output\":[]}}\n\n";
+        String callAdded = "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"sequence_number\":1,"
+                + "\"output_index\":0,\"item\":{\"type\":\"code_interpreter_call\",\"id\":\"" + call + "\",\"status\":\"in_progress\","
+                + "\"code\":\"\",\"container_id\":\"" + container + "\",\"outputs\":null}}\n\n";
+        CountDownLatch upstreamCutOff = new CountDownLatch(1);
+        ScriptedUpstream.answerWith(exchange -> {
+            OutputStream out = startStream(exchange);
+            try {
+                send(out, created);
+                send(out, callAdded);
+                for (int i = 2; i < 10_000; i++) {
+                    send(out, event(i, "response.code_interpreter_call_code.delta"));
+                    Thread.sleep(10);
+                }
+            } catch (IOException | InterruptedException e) {
+                upstreamCutOff.countDown();
+            }
+        });
+
+        try (StreamClient client = StreamClient.open(port)) {
+            assertThat(client.nextEvent()).isEqualTo(created);
+            assertThat(client.nextEvent()).isEqualTo(callAdded);
+        }
+
+        // The call's and its container's rows waited for the stream's next settling; the stream ended first, and they
+        // were written as it ended.
+        assertThat(await(upstreamCutOff)).as("the upstream connection was dropped").isTrue();
+        for (String id : List.of(response, call, container)) {
+            assertThat(ownerOf(id)).as("the owner of %s", id).isEqualTo("alice");
+        }
+    }
+
+    @Test
     void shouldEndASilentStreamWithAnErrorEvent() throws Exception {
         CountDownLatch testDone = new CountDownLatch(1);
         ScriptedUpstream.answerWith(exchange -> {
@@ -139,6 +182,19 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
             Thread.sleep(50);
         }
         return false;
+    }
+
+    /** The owner the store records for {@code id}, once the exchange that showed it has ended (null if none by then). */
+    private String ownerOf(String id) throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            List<String> owners = jdbc.sql("SELECT owner_user FROM owned_object WHERE id = :id").param("id", id)
+                    .query(String.class).list();
+            if (!owners.isEmpty()) {
+                return owners.getFirst();
+            }
+            Thread.sleep(50);
+        }
+        return null;
     }
 
     private static String event(int sequence, String type) {
