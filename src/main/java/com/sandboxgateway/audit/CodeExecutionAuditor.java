@@ -3,7 +3,9 @@ package com.sandboxgateway.audit;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.slf4j.Logger;
@@ -11,12 +13,14 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.TransactionException;
 
+import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.Route;
 import com.sandboxgateway.api.Sha256;
 import com.sandboxgateway.budget.SessionFailures;
 import com.sandboxgateway.metrics.MeterFamily;
 import com.sandboxgateway.openai.Answer;
 import com.sandboxgateway.openai.ItemKind;
+import com.sandboxgateway.openai.OpenAiFormat;
 import com.sandboxgateway.openai.OutputItem;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.ResponseInspector;
@@ -38,6 +42,11 @@ import tools.jackson.databind.node.ObjectNode;
  * recorded is not recorded again. Each record carries its review flags ({@link CodeReview}) and, once stored, is
  * counted in {@code gateway.code.executions} (shell calls in {@code gateway.shell.executions}) and
  * {@code gateway.code.flags}.
+ *
+ * <p>A stream that ends before it shows how a call it showed with its whole code (or commands) ended (the upstream
+ * broke off or went silent, or the client went away and the call was cancelled) may have run it all the same: the call
+ * is recorded as the exchange ends, as far as the stream showed it (its last status, no outputs, and
+ * {@code "end_unseen"} in its details), so no code the sandbox may have run is missing from the audit.
  */
 public final class CodeExecutionAuditor implements ResponseInspector {
 
@@ -47,6 +56,11 @@ public final class CodeExecutionAuditor implements ResponseInspector {
     /** A stream's finished {@code shell_call} items by call id, kept until their {@code shell_call_output} arrives. */
     private static final Exchange.Slot<Map<String, OutputItem>> STREAMED_SHELL_CALLS =
             Exchange.Slot.withInitial("streamed shell calls", HashMap::new);
+    /** A stream's code-interpreter calls by id, as far as its events showed them (the item added, its code, its status). */
+    private static final Exchange.Slot<Map<String, ObjectNode>> STREAMED_CALLS =
+            Exchange.Slot.withInitial("streamed code calls", LinkedHashMap::new);
+    /** What the details of a record say when the stream ended before it showed how the call ended. */
+    private static final String END_UNSEEN = "the stream ended before it showed how the call ended";
 
     private final SpoolingAuditLog auditLog;
     private final JdbcAuditStore store;
@@ -75,6 +89,9 @@ public final class CodeExecutionAuditor implements ResponseInspector {
 
     @Override
     public void inspect(Exchange exchange, Answer answer) {
+        if (answer.isEvent()) {
+            follow(exchange, answer);
+        }
         CodeReview.Streak streak = review.streak(exchange);
         answer.response().ifPresent(response -> {
             response.output(ItemKind.CODE_INTERPRETER_CALL).forEach(call -> recordCall(exchange, streak, call));
@@ -100,22 +117,87 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         });
     }
 
+    /** Keeps what a stream's events show of its code-interpreter calls, for {@link #onFinish}. */
+    private static void follow(Exchange exchange, Answer answer) {
+        if (answer.type() == null || answer.json() == null) {
+            return;
+        }
+        switch (answer.type()) {
+            case OpenAiFormat.OUTPUT_ITEM_ADDED -> {
+                if (answer.item().orElse(null) instanceof OutputItem item && item.is(ItemKind.CODE_INTERPRETER_CALL)
+                        && item.id() != null && item.json() instanceof ObjectNode added) {
+                    exchange.get(STREAMED_CALLS).put(item.id(), added.deepCopy());
+                }
+            }
+            case OpenAiFormat.CODE_DONE -> streamedCall(exchange, answer)
+                    .ifPresent(call -> call.put("code", answer.json().path("code").asString("")));
+            case OpenAiFormat.CODE_INTERPRETING -> streamedCall(exchange, answer).ifPresent(call -> call.put("status", "interpreting"));
+            default -> { }
+        }
+    }
+
+    private static Optional<ObjectNode> streamedCall(Exchange exchange, Answer answer) {
+        return Optional.ofNullable(exchange.get(STREAMED_CALLS).get(answer.json().path("item_id").asString("")));
+    }
+
+    /**
+     * Records the calls a stream showed whole but never showed ended: code-interpreter calls with their code, shell
+     * calls without their output.
+     */
+    @Override
+    public void onFinish(Exchange exchange, ErrorCode failure) {
+        Map<String, ObjectNode> calls = exchange.take(STREAMED_CALLS);
+        Map<String, OutputItem> shellCallsLeft = exchange.take(STREAMED_SHELL_CALLS);
+        if (calls == null && shellCallsLeft == null) {
+            return;
+        }
+        CodeReview.Streak streak = review.streak(exchange);
+        if (calls != null) {
+            calls.values().stream().map(OutputItem::of).filter(call -> call.code() != null && !call.code().isBlank())
+                    .forEach(call -> audit(exchange, streak, call, END_UNSEEN));
+        }
+        if (shellCallsLeft != null) {
+            // Its item is done, its output never came: it was running, as far as anyone here knows.
+            shellCallsLeft.values().stream().filter(call -> call.json() instanceof ObjectNode)
+                    .map(call -> OutputItem.of(((ObjectNode) call.json()).deepCopy().put("status", "in_progress")))
+                    .forEach(call -> auditShellCall(exchange, streak, new ShellCallRecords.ShellCall(call, null), END_UNSEEN));
+        }
+    }
+
     private void recordShellCall(Exchange exchange, CodeReview.Streak streak, ShellCallRecords.ShellCall call) {
+        if (call.finished()) {
+            auditShellCall(exchange, streak, call, null);
+        }
+    }
+
+    /** @param endUnseen why the record shows no end of the call, or {@code null} when it does */
+    private void auditShellCall(Exchange exchange, CodeReview.Streak streak, ShellCallRecords.ShellCall call, String endUnseen) {
         String callId = call.id();
-        if (!call.finished() || callId == null || !exchange.get(AUDITED_CALLS).add(callId) || recordedBefore(exchange, callId)) {
+        if (callId == null || !exchange.get(AUDITED_CALLS).add(callId) || recordedBefore(exchange, callId)) {
             return;
         }
         CodeReview.Result reviewed = review.reviewShell(streak, call.commands(), call.outcome());
         String team = exchange.principal().team();
-        auditLog.stage(exchange.settlement(), shellCalls.record(exchange, call, reviewed, details(reviewed)), () -> {
+        ObjectNode details = details(reviewed);
+        if (endUnseen != null) {
+            details.put("end_unseen", endUnseen);
+        }
+        auditLog.stage(exchange.settlement(), shellCalls.record(exchange, call, reviewed, details), () -> {
             shellExecutions.with(team, call.status()).increment();
             countFlags(reviewed, team);
         });
     }
 
     private void recordCall(Exchange exchange, CodeReview.Streak streak, OutputItem call) {
+        if (call.finished()) {
+            audit(exchange, streak, call, null);
+        }
+    }
+
+    /** @param endUnseen why the record shows no end of the call, or {@code null} when it does */
+    private void audit(Exchange exchange, CodeReview.Streak streak, OutputItem call, String endUnseen) {
         String callId = call.id();
-        if (!call.finished() || callId == null || !exchange.get(AUDITED_CALLS).add(callId) || recordedBefore(exchange, callId)) {
+        if (callId == null || !exchange.get(AUDITED_CALLS).add(callId) || recordedBefore(exchange, callId)) {
             return;
         }
         String code = call.code();
@@ -125,11 +207,15 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         boolean truncated = outputs != null && outputs.length() > maxOutputChars;
         CodeReview.Result reviewed = review.review(streak, call);
         String team = exchange.principal().team();
+        ObjectNode details = details(reviewed, truncated);
+        if (endUnseen != null) {
+            details.put("end_unseen", endUnseen);
+        }
         auditLog.stage(exchange.settlement(), new AuditRecord(AuditRecord.newId(), AuditRecord.Kind.CODE_EXECUTION,
                 callId, exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,
                 exchange.session(), exchange.responseId(), call.containerId(), exchange.model(),
                 status, code, Sha256.hex(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
-                truncated, json.writeValueAsString(details(reviewed, truncated)), clock.instant(), reviewed.names()), () -> {
+                truncated, json.writeValueAsString(details), clock.instant(), reviewed.names()), () -> {
                     codeExecutions.with(team, status).increment();
                     countFlags(reviewed, team);
                 });

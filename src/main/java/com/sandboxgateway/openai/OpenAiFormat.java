@@ -26,6 +26,10 @@ public final class OpenAiFormat {
     public static final String RESPONSE_CREATED = "response.created";
     public static final String OUTPUT_ITEM_ADDED = "response.output_item.added";
     public static final String OUTPUT_ITEM_DONE = "response.output_item.done";
+    /** A streamed code-interpreter call's whole code ({@code code}, of the call {@code item_id}); it runs next. */
+    public static final String CODE_DONE = "response.code_interpreter_call_code.done";
+    /** A streamed code-interpreter call ({@code item_id}) started running its code. */
+    public static final String CODE_INTERPRETING = "response.code_interpreter_call.interpreting";
     /** Stream events that carry the finished response. */
     public static final Set<String> FINISHING_EVENTS = Set.of("response.completed", "response.failed", "response.incomplete");
     /** The stream event that reports an error; it ends the stream too. */

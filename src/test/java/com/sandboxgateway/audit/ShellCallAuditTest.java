@@ -125,6 +125,28 @@ class ShellCallAuditTest extends GatewayIntegrationTest {
     }
 
     @Test
+    void shouldAuditAStreamedShellCallWhoseOutputNeverCameAsTheStreamEnds() throws Exception {
+        String call = unique("sh_");
+        String events = ShellAnswers.streamed(shellResponse(unique("resp_"), call, unique("cntr_")));
+        // The stream breaks off once the shell call is done: its commands went to the container, their output never came.
+        int outputAdded = events.indexOf("event: response.output_item.added", events.indexOf("event: response.output_item.added") + 1);
+        openAi.stubFor(post("/v1/responses").willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+                .withBody(events.substring(0, outputAdded))));
+        String body = "{\"model\":\"gpt-5.1\",\"input\":\"ls\",\"stream\":true,\"tools\":[{\"type\":\"shell\",\"environment\":"
+                + "{\"type\":\"container_auto\"}}]}";
+
+        HttpResponse<String> streamed = raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + ALICE_KEY)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)), "/v1/responses");
+
+        assertThat(streamed.body()).contains("\"code\":\"upstream_error\"");
+        AuditRecord record = recordOf(call);
+        assertThat(record.code()).isEqualTo(String.join("\n", COMMANDS));
+        assertThat(record.status()).isEqualTo("in_progress");
+        assertThat(record.outputs()).isNull();
+        assertThat(JSON.readTree(record.details()).path("end_unseen").asString()).isNotEmpty();
+    }
+
+    @Test
     void shouldCountAShellCallAsATurnOfItsSession() throws Exception {
         openAi.stubFor(post("/v1/responses").willReturn(okJson(shellResponse(unique("resp_"), unique("sh_"), unique("cntr_"))
                 .toString())));

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.sandboxgateway.openai.OpenAiFormat;
 import com.sandboxgateway.support.ScriptedUpstream;
 import com.sandboxgateway.support.ScriptedUpstreamIntegrationTest;
 import com.sandboxgateway.upstream.UpstreamClient;
@@ -105,29 +107,21 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
         String response = "resp_gone" + System.nanoTime();
         String call = "ci_gone" + System.nanoTime();
         String container = "cntr_gone" + System.nanoTime();
-        String created = "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\""
-                + response + "\",\"object\":\"response\",\"status\":\"in_progress\",\"model\":\"gpt-4.1\",\"output\":[]}}\n\n";
-        String callAdded = "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"sequence_number\":1,"
-                + "\"output_index\":0,\"item\":{\"type\":\"code_interpreter_call\",\"id\":\"" + call + "\",\"status\":\"in_progress\","
-                + "\"code\":\"\",\"container_id\":\"" + container + "\",\"outputs\":null}}\n\n";
         CountDownLatch upstreamCutOff = new CountDownLatch(1);
         ScriptedUpstream.answerWith(exchange -> {
             OutputStream out = startStream(exchange);
             try {
-                send(out, created);
-                send(out, callAdded);
-                for (int i = 2; i < 10_000; i++) {
-                    send(out, event(i, "response.code_interpreter_call_code.delta"));
-                    Thread.sleep(10);
-                }
+                send(out, created(response));
+                send(out, callAdded(call, container));
+                sendUntilCutOff(out, 2);
             } catch (IOException | InterruptedException e) {
                 upstreamCutOff.countDown();
             }
         });
 
         try (StreamClient client = StreamClient.open(port)) {
-            assertThat(client.nextEvent()).isEqualTo(created);
-            assertThat(client.nextEvent()).isEqualTo(callAdded);
+            assertThat(client.nextEvent()).isEqualTo(created(response));
+            assertThat(client.nextEvent()).isEqualTo(callAdded(call, container));
         }
 
         // The call's and its container's rows waited for the stream's next settling; the stream ended first, and they
@@ -136,6 +130,84 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
         for (String id : List.of(response, call, container)) {
             assertThat(ownerOf(id)).as("the owner of %s", id).isEqualTo("alice");
         }
+    }
+
+    @Test
+    void shouldAuditTheCodeOfACallAStreamShowedRunningWhenTheUpstreamBreaksOff() throws Exception {
+        String call = "ci_broken" + System.nanoTime();
+        ScriptedUpstream.answerWith(exchange -> {
+            OutputStream out = startStream(exchange);
+            send(out, created("resp_broken" + System.nanoTime()));
+            send(out, callAdded(call, "cntr_broken" + System.nanoTime()));
+            send(out, codeDone(call, "import os\nprint(os.listdir('/mnt/data'))"));
+            send(out, interpreting(call));
+        });
+
+        try (StreamClient client = StreamClient.open(port)) {
+            while (!client.nextEvent().contains("\"code\":\"upstream_error\"")) {
+                // the events up to the error that ends the stream
+            }
+        }
+
+        Map<String, Object> record = auditRecordOf(call);
+        assertThat(record).as("the audit record of %s", call).isNotNull();
+        assertThat(record.get("code")).isEqualTo("import os\nprint(os.listdir('/mnt/data'))");
+        assertThat(record.get("status")).isEqualTo("interpreting");
+        assertThat(record.get("outputs")).isNull();
+        assertThat((String) record.get("details")).contains("\"end_unseen\"");
+    }
+
+    @Test
+    void shouldAuditTheCodeOfACallAStreamShowedRunningWhenTheClientWentAway() throws Exception {
+        String call = "ci_left" + System.nanoTime();
+        CountDownLatch upstreamCutOff = new CountDownLatch(1);
+        ScriptedUpstream.answerWith(exchange -> {
+            OutputStream out = startStream(exchange);
+            try {
+                send(out, created("resp_left" + System.nanoTime()));
+                send(out, callAdded(call, "cntr_left" + System.nanoTime()));
+                send(out, codeDone(call, "print(1)"));
+                sendUntilCutOff(out, 3);
+            } catch (IOException | InterruptedException e) {
+                upstreamCutOff.countDown();
+            }
+        });
+
+        try (StreamClient client = StreamClient.open(port)) {
+            while (!client.nextEvent().contains(OpenAiFormat.CODE_DONE)) {
+                // the events up to the call's code
+            }
+        }
+
+        assertThat(await(upstreamCutOff)).as("the upstream connection was dropped").isTrue();
+        Map<String, Object> record = auditRecordOf(call);
+        assertThat(record).as("the audit record of %s", call).isNotNull();
+        assertThat(record.get("code")).isEqualTo("print(1)");
+        assertThat(record.get("status")).isEqualTo("in_progress");
+    }
+
+    @Test
+    void shouldNotAuditACallWhoseCodeAStreamNeverShowedWhole() throws Exception {
+        String response = "resp_partial" + System.nanoTime();
+        String call = "ci_partial" + System.nanoTime();
+        ScriptedUpstream.answerWith(exchange -> {
+            OutputStream out = startStream(exchange);
+            send(out, created(response));
+            send(out, callAdded(call, "cntr_partial" + System.nanoTime()));
+            send(out, "event: response.code_interpreter_call_code.delta\ndata: {\"type\":\"response.code_interpreter_call_code.delta\","
+                    + "\"sequence_number\":2,\"output_index\":0,\"item_id\":\"" + call + "\",\"delta\":\"import o\"}\n\n");
+        });
+
+        try (StreamClient client = StreamClient.open(port)) {
+            while (!client.nextEvent().contains("\"code\":\"upstream_error\"")) {
+                // the events up to the error that ends the stream
+            }
+        }
+
+        // The model was still writing the code: nothing ran. The exchange has ended once its response is owned.
+        assertThat(ownerOf(response)).isEqualTo("alice");
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM audit_record WHERE call_id = :call").param("call", call).query(Long.class)
+                .single()).isZero();
     }
 
     @Test
@@ -184,6 +256,19 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
         return false;
     }
 
+    /** The audit record of the call {@code callId}, once the exchange that showed it has ended (null if none by then). */
+    private Map<String, Object> auditRecordOf(String callId) throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            List<Map<String, Object>> records = jdbc.sql("SELECT code, status, outputs, details FROM audit_record WHERE call_id = :call")
+                    .param("call", callId).query().listOfRows();
+            if (!records.isEmpty()) {
+                return records.getFirst();
+            }
+            Thread.sleep(50);
+        }
+        return null;
+    }
+
     /** The owner the store records for {@code id}, once the exchange that showed it has ended (null if none by then). */
     private String ownerOf(String id) throws InterruptedException {
         for (int i = 0; i < 200; i++) {
@@ -195,6 +280,35 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
             Thread.sleep(50);
         }
         return null;
+    }
+
+    private static String created(String response) {
+        return "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\""
+                + response + "\",\"object\":\"response\",\"status\":\"in_progress\",\"model\":\"gpt-4.1\",\"output\":[]}}\n\n";
+    }
+
+    private static String callAdded(String call, String container) {
+        return "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"sequence_number\":1,"
+                + "\"output_index\":0,\"item\":{\"type\":\"code_interpreter_call\",\"id\":\"" + call + "\",\"status\":\"in_progress\","
+                + "\"code\":\"\",\"container_id\":\"" + container + "\",\"outputs\":null}}\n\n";
+    }
+
+    private static String codeDone(String call, String code) {
+        return "event: " + OpenAiFormat.CODE_DONE + "\ndata: {\"type\":\"" + OpenAiFormat.CODE_DONE + "\",\"sequence_number\":2,"
+                + "\"output_index\":0,\"item_id\":\"" + call + "\",\"code\":\"" + code.replace("\n", "\\n") + "\"}\n\n";
+    }
+
+    private static String interpreting(String call) {
+        return "event: " + OpenAiFormat.CODE_INTERPRETING + "\ndata: {\"type\":\"" + OpenAiFormat.CODE_INTERPRETING
+                + "\",\"sequence_number\":3,\"output_index\":0,\"item_id\":\"" + call + "\"}\n\n";
+    }
+
+    /** Sends text deltas every 10 ms, numbered from {@code sequence}, until the gateway drops the connection. */
+    private static void sendUntilCutOff(OutputStream out, int sequence) throws IOException, InterruptedException {
+        for (int i = sequence; i < 10_000; i++) {
+            send(out, event(i, "response.output_text.delta"));
+            Thread.sleep(10);
+        }
     }
 
     private static String event(int sequence, String type) {
