@@ -178,11 +178,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         }
         CodeReview.Result reviewed = review.reviewShell(streak, call.commands(), call.outcome());
         String team = exchange.principal().team();
-        ObjectNode details = details(reviewed);
-        if (endUnseen != null) {
-            details.put("end_unseen", endUnseen);
-        }
-        auditLog.stage(exchange.settlement(), shellCalls.record(exchange, call, reviewed, details), () -> {
+        auditLog.stage(exchange.settlement(), shellCalls.record(exchange, call, reviewed, details(reviewed, endUnseen)), () -> {
             shellExecutions.with(team, call.status()).increment();
             countFlags(reviewed, team);
         });
@@ -207,9 +203,9 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         boolean truncated = outputs != null && outputs.length() > maxOutputChars;
         CodeReview.Result reviewed = review.review(streak, call);
         String team = exchange.principal().team();
-        ObjectNode details = details(reviewed, truncated);
-        if (endUnseen != null) {
-            details.put("end_unseen", endUnseen);
+        ObjectNode details = details(reviewed, endUnseen);
+        if (truncated) {
+            details.put("outputs_cap_chars", maxOutputChars);
         }
         auditLog.stage(exchange.settlement(), new AuditRecord(AuditRecord.newId(), AuditRecord.Kind.CODE_EXECUTION,
                 callId, exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,
@@ -242,16 +238,11 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         }
     }
 
-    /** Outcome, failure streak and flag details (hosts, paths, files; never the code's strings otherwise). */
-    private ObjectNode details(CodeReview.Result reviewed, boolean truncated) {
-        ObjectNode details = details(reviewed);
-        if (truncated) {
-            details.put("outputs_cap_chars", maxOutputChars);
-        }
-        return details;
-    }
-
-    private ObjectNode details(CodeReview.Result reviewed) {
+    /**
+     * Outcome, failure streak and flag details (hosts, paths, files; never the code's strings otherwise), and why the
+     * record shows no end of the call ({@code endUnseen}, where it does not).
+     */
+    private ObjectNode details(CodeReview.Result reviewed, String endUnseen) {
         ObjectNode details = json.createObjectNode();
         details.put("outcome", reviewed.outcome().name().toLowerCase(java.util.Locale.ROOT));
         details.put(SessionFailures.FIELD, reviewed.failuresInARow());
@@ -260,6 +251,9 @@ public final class CodeExecutionAuditor implements ResponseInspector {
             for (CodeFlag flag : reviewed.flags()) {
                 flags.addObject().put("flag", flag.flag()).put("detail", flag.detail());
             }
+        }
+        if (endUnseen != null) {
+            details.put("end_unseen", endUnseen);
         }
         return details;
     }
