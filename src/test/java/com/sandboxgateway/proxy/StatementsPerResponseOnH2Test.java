@@ -1,7 +1,10 @@
 package com.sandboxgateway.proxy;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.stream.Collectors;
 
@@ -88,5 +91,37 @@ class StatementsPerResponseOnH2Test extends GatewayIntegrationTest {
         assertThat(transactions).isEqualTo("INSERT INTO owned_object, COMMIT, "
                 + "INSERT INTO owned_object, UPDATE audit_chain, INSERT INTO audit_record, INSERT INTO audit_tree_node, UPDATE audit_chain, COMMIT, "
                 + "INSERT INTO owned_object, INSERT INTO owned_object, INSERT INTO turn_charge, INSERT INTO spend_charge, INSERT INTO spend_charge, COMMIT");
+    }
+
+    @Test
+    void shouldCommitAStreamedResponseThatRanNoCodeAsItShowsItAndAsItEnds() throws Exception {
+        String response = unique("resp_");
+        String message = unique("msg_");
+        String item = "{\"type\":\"message\",\"id\":\"" + message + "\",\"status\":\"%s\",\"role\":\"assistant\",\"content\":[%s]}";
+        String done = item.formatted("completed", "{\"type\":\"output_text\",\"text\":\"Hello.\",\"annotations\":[]}");
+        String head = "{\"id\":\"" + response + "\",\"object\":\"response\",\"created_at\":1756000000,\"model\":\"gpt-4.1\",";
+        String events = event("response.created", "\"response\":" + head + "\"status\":\"in_progress\",\"output\":[]}")
+                + event("response.output_item.added", "\"output_index\":0,\"item\":" + item.formatted("in_progress", ""))
+                + event("response.output_text.delta", "\"output_index\":0,\"item_id\":\"" + message + "\",\"delta\":\"Hello.\"")
+                + event("response.output_item.done", "\"output_index\":0,\"item\":" + done)
+                + event("response.completed", "\"response\":" + head + "\"status\":\"completed\",\"output\":[" + done
+                        + "],\"usage\":{\"input_tokens\":12,\"output_tokens\":3,\"total_tokens\":15}}");
+        openAi.stubFor(post("/v1/responses").willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+                .withBody(events).withChunkedDribbleDelay(events.length() / 32, 500)));
+
+        jdbc.clear();
+        HttpResponse<String> answer = raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + ALICE_KEY)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"gpt-4.1\",\"input\":\"say hello\",\"stream\":true}")),
+                "/v1/responses");
+        JdbcCounts.Counts counted = jdbc.counts();
+
+        assertThat(answer.body()).contains("event: response.completed");
+        // The response's owner row once the client has its first event; the message's with the charges as it ends.
+        assertThat(counted.commits()).as("commits: %s", counted.sql()).isEqualTo(2);
+    }
+
+    private static String event(String type, String fields) {
+        return "event: " + type + "\ndata: {\"type\":\"" + type + "\"," + fields + "}\n\n";
     }
 }
