@@ -31,7 +31,10 @@ public enum ErrorCode {
     UPSTREAM_ERROR(502, "server_error"),
     UPSTREAM_UNAVAILABLE(503, "server_error"),
     AUDIT_UNAVAILABLE(503, "server_error"),
-    /** Rate limits or budgets cannot be read (Redis down) and {@code gateway.state.on-failure} is {@code deny}. */
+    /**
+     * Rate limits or budgets cannot be read (Redis down) and {@code gateway.state.on-failure} is {@code deny}; or the
+     * database cannot be reached for what a request must read or write there without a fallback (owner rows).
+     */
     STATE_UNAVAILABLE(503, "server_error"),
     /** This replica is at {@code gateway.overload.max-in-flight} and the request found no place in time. */
     OVERLOADED(503, "server_error"),

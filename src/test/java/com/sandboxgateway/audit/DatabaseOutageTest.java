@@ -43,7 +43,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * Every code block OpenAI ran is then stored exactly once, the hash chain and the Merkle tree verify,
  * and no request was answered with success unless its record was durable (committed, or in the
  * fsync'd spool that design.md §1.4 makes the fallback) — what was committed before the crash
- * survives it.
+ * survives it; a request the outage failed got a {@code 503} that says to retry.
  */
 @DirtiesContext
 class DatabaseOutageTest extends GatewayIntegrationTest {
@@ -130,6 +130,8 @@ class DatabaseOutageTest extends GatewayIntegrationTest {
         assertThat(statusByCall.entrySet()).filteredOn(e -> e.getValue() == 200).extracting(Map.Entry::getKey)
                 .allSatisfy(call -> assertThat(stored).contains(call));
         assertThat(statusByCall).hasSize(EXECUTIONS);
+        // A request the outage failed is told to retry (503 state_unavailable, or audit_unavailable), never a 500.
+        assertThat(statusByCall.values()).as("what the clients got").allMatch(status -> status == 200 || status == 503);
         assertThat(store.verify().intact()).isTrue();
         long records = jdbc.sql("SELECT COUNT(*) FROM audit_record").query(Long.class).single();
         assertThat(tree.head("outage").size()).isEqualTo(records);
