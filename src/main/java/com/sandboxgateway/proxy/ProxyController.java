@@ -15,9 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.stereotype.Controller;
-import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.web.bind.annotation.RequestMapping;
 
 import com.sandboxgateway.api.ErrorCode;
@@ -54,9 +57,9 @@ import tools.jackson.databind.json.JsonMapper;
 class ProxyController {
 
     private static final Logger log = LoggerFactory.getLogger(ProxyController.class);
-    /** Client headers that may go upstream; credentials and org selectors never do. */
     /** What a client refused while the database is unreachable is told to wait: Hikari tries it again meanwhile. */
     private static final Duration STORE_RETRY_AFTER = Duration.ofSeconds(1);
+    /** Client headers that may go upstream; credentials and org selectors never do. */
     private static final String[] FORWARDED_HEADERS = {"Accept", "OpenAI-Beta", "X-Client-Request-Id"};
 
     private final ApiKeyAuthenticator authenticator;
@@ -168,9 +171,11 @@ class ProxyController {
             }
         } catch (GatewayException fault) {
             refusal = new Refusal(Decision.Reject.of(fault), fault.getCause());
-        } catch (DataAccessException | TransactionException storeDown) {
+        } catch (DataAccessResourceFailureException | TransientDataAccessException | RecoverableDataAccessException
+                 | CannotCreateTransactionException | TransactionSystemException storeDown) {
             // A read or write the request needs that has no fallback of its own (an owner row, a session's charge):
-            // the database is down or saturated, which a retry a moment later may find over.
+            // the database is down or saturated, which a retry a moment later may find over. Other database errors
+            // (a statement the database refused) stay what they are: faults.
             log.warn("Request {} failed: the database could not be reached ({})", requestId, storeDown.getMessage());
             refusal = new Refusal(Decision.reject(ErrorCode.STATE_UNAVAILABLE, "The gateway cannot reach its database right "
                     + "now, so it cannot check or record what this request needs. Retry shortly.").retryAfter(STORE_RETRY_AFTER),
