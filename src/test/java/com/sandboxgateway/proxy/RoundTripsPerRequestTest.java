@@ -160,11 +160,7 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
             soft.assertThat(counted.postgresWaits()).as("waits for PostgreSQL's answer").isEqualTo(1);
             // After it: one script moving every counter the answer touched (turns settled, the response's and the
             // container's spend).
-            soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").singleElement()
-                    .satisfies(command -> assertThat(command).startsWith("\"EVALSHA\"").doesNotContain("bucket:"));
-            // Before it: one admission (the user's and the team's tokens, the spend check, the turn reservation).
-            soft.assertThat(counted.beforeUpstream()).as("Redis commands before the upstream answered").singleElement()
-                    .satisfies(RoundTripsPerRequestTest::isAdmission);
+            admittedAndSettledOnce(soft, counted);
         });
     }
 
@@ -187,10 +183,7 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
             soft.assertThat(counted.jdbc().statements()).as("SQL statements: %s", counted.jdbc().sql()).isEqualTo(3);
             soft.assertThat(counted.postgresWaits()).as("waits for PostgreSQL's answer").isEqualTo(3);
             // The counters move once, as the stream ends (turns settled, the response's and the container's spend).
-            soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").singleElement()
-                    .satisfies(command -> assertThat(command).startsWith("\"EVALSHA\"").doesNotContain("bucket:"));
-            soft.assertThat(counted.beforeUpstream()).as("Redis commands before the upstream answered").singleElement()
-                    .satisfies(RoundTripsPerRequestTest::isAdmission);
+            admittedAndSettledOnce(soft, counted);
         });
     }
 
@@ -225,6 +218,17 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
             // The spend moves; the turns do not (none reserved, none ran).
             soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").hasSize(1);
         });
+    }
+
+    /**
+     * One admission script before the upstream answered (the user's and the team's tokens, the spend check, the turn
+     * reservation), and one script after it, moving every counter the answer touched.
+     */
+    private static void admittedAndSettledOnce(SoftAssertions soft, Counted counted) {
+        soft.assertThat(counted.beforeUpstream()).as("Redis commands before the upstream answered").singleElement()
+                .satisfies(RoundTripsPerRequestTest::isAdmission);
+        soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").singleElement()
+                .satisfies(command -> assertThat(command).startsWith("\"EVALSHA\"").doesNotContain("bucket:"));
     }
 
     /** What one request cost, its Redis commands split where the upstream answered. */
