@@ -44,6 +44,22 @@ gateway_jar() {
     readlink -f "$jar"
 }
 
+# floor_jar GATEWAY_JAR DIR: bench/floor/Floor.java compiled against the libraries GATEWAY_JAR holds (the same
+# Tomcat, HttpClient and Jackson), as DIR/floor.jar, whose manifest names each library by its absolute path; its path.
+floor_jar() {
+    local jar=$1 dir=$2 bin lib
+    bin=$(dirname "$(find_java)")
+    mkdir -p "$dir/classes"
+    (cd "$dir" && "$bin/jar" xf "$jar" BOOT-INF/lib) || die "could not unpack the libraries of $jar"
+    "$bin/javac" -nowarn -d "$dir/classes" -cp "$dir/BOOT-INF/lib/*" "$ROOT/bench/floor/Floor.java" >&2 \
+        || die "bench/floor/Floor.java did not compile"
+    printf 'Main-Class: Floor\nClass-Path:' >"$dir/manifest.txt"
+    for lib in "$dir"/BOOT-INF/lib/*.jar; do printf ' \n %s' "$lib" >>"$dir/manifest.txt"; done
+    printf '\n' >>"$dir/manifest.txt"
+    "$bin/jar" cfm "$dir/floor.jar" "$dir/manifest.txt" -C "$dir/classes" . || die "could not make $dir/floor.jar"
+    echo "$dir/floor.jar"
+}
+
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # require_free_ports PORT...: stops the bench when one is taken.

@@ -216,7 +216,8 @@ start_gateway() {
                    --spring.data.redis.database="$REDIS_DB"
                    --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/test?currentSchema=$PG_SCHEMA"
                    --spring.datasource.username=postgres) ;;
-        *) die "unknown backend '$backend' (memory or redis)" ;;
+        floor) state=() ;;   # bench/floor/Floor.java: it takes the ports and the upstream, and ignores the rest
+        *) die "unknown backend '$backend' (memory, redis or floor)" ;;
     esac
     log "gateway ($name, $backend): starting on CPUs $PROXY_CPUS with $opts"
     started=$(date +%s%N)

@@ -10,7 +10,9 @@
 # The proxy and the gateway run pinned to the same core (PROXY_CPUS), wrk and the upstream to the
 # other (LOAD_CPUS). For each gateway backend (memory state + embedded H2, Redis + PostgreSQL) it prints
 # CPU per request, requests/s, p50/p99 and what the proxy adds over direct at each connection count,
-# the time to the first event of a stream, and the gateway's RSS. See bench/README.md.
+# the time to the first event of a stream, and the gateway's RSS; and the same for the gateway's floor
+# (bench/floor/Floor.java: its own server and client libraries forwarding with nothing else on the path). See
+# bench/README.md.
 #
 # Knobs (environment variables):
 #   DURATION=15        seconds of each wrk measurement
@@ -20,9 +22,10 @@
 #                      (at 16 connections; a cell at another count is warmed at its own count as well, 15 s
 #                      at least, until the JIT takes under a fortieth of the CPU)
 #   CONNECTIONS="1 16" connection counts
-#   BACKENDS="memory redis"  gateway configurations: memory (in-memory state, the embedded H2 file),
+#   BACKENDS="memory redis floor"  gateway configurations: memory (in-memory state, the embedded H2 file),
 #                      redis (Redis DB REDIS_DB=13 on 127.0.0.1:6379, PostgreSQL schema PG_SCHEMA=bench_proxy
-#                      of db test on 127.0.0.1:5432, dropped and created afresh)
+#                      of db test on 127.0.0.1:5432, dropped and created afresh), floor (not the gateway: the
+#                      floor under it, built from the gateway jar's libraries; JSON answers only, no stream)
 #   TTFE_N=200         sequential streamed requests per target for time to first event (0 skips it)
 #   PROXY_CPUS=0 LOAD_CPUS=1   taskset CPU lists: the proxy or gateway / wrk and the upstream
 #   GATEWAY_JAVA_OPTS  the gateway's JVM flags (default: the image's recommendation for one CPU)
@@ -42,7 +45,7 @@ BENCH="$ROOT/bench"
 DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-45}
 CONNECTIONS=${CONNECTIONS:-"1 16"}
-BACKENDS=${BACKENDS:-"memory redis"}
+BACKENDS=${BACKENDS:-"memory redis floor"}
 TTFE_N=${TTFE_N:-200}
 GATEWAY_ARGS=${GATEWAY_ARGS:-""}
 PROFILE=${PROFILE:-0}
@@ -94,7 +97,9 @@ for backend in $BACKENDS; do
     opts=$GATEWAY_JAVA_OPTS
     # JFR keeps 64 frames of a stack by default, which cuts a sixth of the gateway's short of the request's own frames.
     [[ $PROFILE == 1 && $first_backend == 1 ]] && opts+=" -XX:FlightRecorderOptions:stackdepth=512"
-    start_gateway "$backend" "$backend" "$GW_PORT" "$MGMT_PORT" "$JAR" "$opts" "$GATEWAY_ARGS"
+    jar=$JAR
+    [[ $backend == floor ]] && jar=$(floor_jar "$JAR" "$OUT_DIR/floor")
+    start_gateway "$backend" "$backend" "$GW_PORT" "$MGMT_PORT" "$jar" "$opts" "$GATEWAY_ARGS"
     rss_idle=$(proc_kib "$GW_PID" VmRSS)
     log "gateway ($backend): warm-up at 16 connections, ${WARMUP}-${WARMUP_MAX}s"
     warm_up "$backend" "$GW_PORT" "$GW_PID" 16 "$WARMUP"
@@ -107,14 +112,14 @@ for backend in $BACKENDS; do
         measure "$backend" gateway "$GW_PORT" "$GW_PID" "$conns" "$DURATION"
     done
     rss_loaded=$(proc_kib "$GW_PID" VmRSS)
-    if (( TTFE_N > 0 )); then
+    if (( TTFE_N > 0 )) && [[ $backend != floor ]]; then
         # The warm-up above is non-streaming: the relay's event path is still to be compiled, and the JIT then runs
         # on the gateway's core while the first events are timed (after 15 s of streams C2 still took half the
         # gateway's CPU, and the time to first event measured the compiler). So streams until the JIT is quiet too.
         log "gateway ($backend): streams at 4 connections before the time to first event, up to ${WARMUP_MAX}s"
         BENCH_STREAM=true warm_up "$backend" "$GW_PORT" "$GW_PID" 4 15
     fi
-    ttfe "$backend" gateway "$GW_PORT"
+    [[ $backend == floor ]] || ttfe "$backend" gateway "$GW_PORT"
     printf '%s\t%s\t%s\t%s\t%s\n' "$backend" "$rss_idle" "$rss_loaded" "$(proc_kib "$GW_PID" VmHWM)" "$GW_START_MS" >>"$MEMORY"
     if [[ $PROFILE == 1 && $first_backend == 1 ]]; then
         log "profile: JFR during ${DURATION}s at $PROFILE_CONNECTIONS connections"
@@ -155,7 +160,7 @@ awk -F'\t' '
             c = conns[i]; d = "-" SUBSEP c SUBSEP "direct"
             row("direct", d, d)
             row("nginx", "-" SUBSEP c SUBSEP "nginx", d)
-            for (b = 1; b <= nb; b++) row("gateway " backends[b], backends[b] SUBSEP c SUBSEP "gateway", d)
+            for (b = 1; b <= nb; b++) row((backends[b] == "floor" ? "" : "gateway ") backends[b], backends[b] SUBSEP c SUBSEP "gateway", d)
         }
     }' "$RESULTS"
 echo "(CPU us/req: utime+stime of the nginx proxy or the gateway JVM per completed request, of it JIT: its C1/C2"
@@ -169,8 +174,8 @@ if (( TTFE_N > 0 )); then
 fi
 echo
 awk -F'\t' -v nginx="$NGINX_RSS" 'NR == 1 { next }
-    { printf "gateway %-7s RSS %4.0f MiB idle, %4.0f MiB after the load, peak %4.0f MiB; start to ready %5.1f s\n",
-        $1, $2 / 1024, $3 / 1024, $4 / 1024, $5 / 1000 }
+    { printf "%-15s RSS %4.0f MiB idle, %4.0f MiB after the load, peak %4.0f MiB; start to ready %5.1f s\n",
+        ($1 == "floor" ? "" : "gateway ") $1, $2 / 1024, $3 / 1024, $4 / 1024, $5 / 1000 }
     END { printf "nginx proxy      RSS %4.0f MiB (master + worker)\n", nginx / 1024 }' "$MEMORY"
 echo "raw: $RESULTS, $TTFE, $MEMORY; logs in $OUT_DIR"
 for backend in $BACKENDS; do

@@ -35,17 +35,18 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The floor under the gateway's request path: a forwarder on the gateway's own server and client libraries (embedded
- * Tomcat on virtual threads, Apache HttpClient 5 over pooled connections) that does nothing else. It takes the
- * gateway's command-line arguments (the ports, the upstream's base URL; the rest is ignored), answers readiness on
+ * Tomcat on virtual threads, Apache HttpClient 5 over pooled connections, Jackson) that does nothing else. It takes
+ * the gateway's command-line arguments (the ports, the upstream's base URL; the rest is ignored), answers readiness on
  * the management port once it serves, answers any other request (the harness's file upload) with {@code {}}, and
- * forwards {@code POST /v1/responses} to the upstream. System properties: {@code floor.json=true} parses the request
- * and the answer with Jackson and writes them again (the gateway's floor: it parses and re-emits each once);
- * {@code floor.server=jdk} serves with the JDK's own HTTP server instead of Tomcat (a virtual thread per request).
- * {@code bash bench/floor.sh} builds and measures it; see bench/README.md.
+ * forwards {@code POST /v1/responses} to the upstream, parsing the request and the answer with Jackson and writing
+ * them again (the least the gateway does: it parses and re-emits each once). System properties:
+ * {@code floor.json=false} forwards the bodies as bytes instead; {@code floor.server=jdk} serves with the JDK's own
+ * HTTP server instead of Tomcat (a virtual thread per request). {@code bash bench/floor.sh} builds and measures it
+ * against the gateway, {@code bench/proxy.sh} as its {@code floor} backend; see bench/README.md.
  */
 public final class Floor {
 
-    private static final boolean JSON = Boolean.getBoolean("floor.json");
+    private static final boolean JSON = !"false".equals(System.getProperty("floor.json"));
     private static final ObjectMapper MAPPER = JsonMapper.builder().build();
     private static final byte[] EMPTY = "{}".getBytes(StandardCharsets.UTF_8);
 
