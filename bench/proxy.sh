@@ -112,14 +112,16 @@ for backend in $BACKENDS; do
         measure "$backend" gateway "$GW_PORT" "$GW_PID" "$conns" "$DURATION"
     done
     rss_loaded=$(proc_kib "$GW_PID" VmRSS)
-    if (( TTFE_N > 0 )) && [[ $backend != floor ]]; then
-        # The warm-up above is non-streaming: the relay's event path is still to be compiled, and the JIT then runs
-        # on the gateway's core while the first events are timed (after 15 s of streams C2 still took half the
-        # gateway's CPU, and the time to first event measured the compiler). So streams until the JIT is quiet too.
-        log "gateway ($backend): streams at 4 connections before the time to first event, up to ${WARMUP_MAX}s"
-        BENCH_STREAM=true warm_up "$backend" "$GW_PORT" "$GW_PID" 4 15
+    if [[ $backend != floor ]]; then   # the floor forwards JSON answers only
+        if (( TTFE_N > 0 )); then
+            # The warm-up above is non-streaming: the relay's event path is still to be compiled, and the JIT then
+            # runs on the gateway's core while the first events are timed (after 15 s of streams C2 still took half
+            # the gateway's CPU, and the time to first event measured the compiler). So streams until the JIT is quiet.
+            log "gateway ($backend): streams at 4 connections before the time to first event, up to ${WARMUP_MAX}s"
+            BENCH_STREAM=true warm_up "$backend" "$GW_PORT" "$GW_PID" 4 15
+        fi
+        ttfe "$backend" gateway "$GW_PORT"
     fi
-    [[ $backend == floor ]] || ttfe "$backend" gateway "$GW_PORT"
     printf '%s\t%s\t%s\t%s\t%s\n' "$backend" "$rss_idle" "$rss_loaded" "$(proc_kib "$GW_PID" VmHWM)" "$GW_START_MS" >>"$MEMORY"
     if [[ $PROFILE == 1 && $first_backend == 1 ]]; then
         log "profile: JFR during ${DURATION}s at $PROFILE_CONNECTIONS connections"
