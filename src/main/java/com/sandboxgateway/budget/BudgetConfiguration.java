@@ -36,6 +36,11 @@ class BudgetConfiguration {
     }
 
     @Bean
+    UnfetchedResponses unfetchedResponses(Budgets budgets) {
+        return new UnfetchedResponses(budgets.store());
+    }
+
+    @Bean
     Sessions sessions(Budgets budgets, StateProperties state) {
         return new Sessions(budgets.store(), new StateFailures(state.onFailure()));
     }

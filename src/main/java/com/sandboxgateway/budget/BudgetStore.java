@@ -1,6 +1,7 @@
 package com.sandboxgateway.budget;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -26,6 +27,7 @@ final class BudgetStore {
 
     private static final String TURN_COLUMNS = "charge_id, user_name, team, session_id, charge_day, reserved, turns, created_at, settled_at";
     private static final String SPEND_COLUMNS = "charge_id, team, user_name, charge_day, usd_micros, created_at";
+    private static final String BACKGROUND_COLUMNS = "charge_id, user_name, team, created_at, fetched_at";
 
     private final JdbcClient jdbc;
     private final Clock clock;
@@ -95,8 +97,44 @@ final class BudgetStore {
 
     /** Settles a background response's charge; false when it was settled already (by another request or replica). */
     boolean settle(String chargeId, int turns) {
-        return jdbc.sql("UPDATE turn_charge SET turns = :turns, settled_at = :now WHERE charge_id = :id AND turns IS NULL")
+        boolean settled = jdbc.sql("UPDATE turn_charge SET turns = :turns, settled_at = :now WHERE charge_id = :id AND turns IS NULL")
                 .param("turns", turns).param("now", now()).param("id", chargeId).update() == 1;
+        forgetUnfetched(chargeId);
+        return settled;
+    }
+
+    /** No longer keeps the background response to be fetched. */
+    void forgetUnfetched(String chargeId) {
+        jdbc.sql("DELETE FROM background_response WHERE charge_id = :id").param("id", chargeId).update();
+    }
+
+    /** The row that keeps a background response to be fetched until it is settled, to insert with its charge. */
+    ChargeRow backgroundRow(TurnCharge charge) {
+        return new ChargeRow("background_response", BACKGROUND_COLUMNS,
+                Arrays.asList(charge.chargeId(), charge.user(), charge.team(), now(), null));
+    }
+
+    /**
+     * Takes up to {@code limit} background responses still pending, created more than {@code every} and less than
+     * {@code maxAge} ago, that nobody took in the last {@code every}, oldest first: each is the caller's to fetch until
+     * {@code every} has passed (so of several replicas one fetches it). Those older than {@code maxAge} are given up.
+     */
+    List<UnfetchedResponses.Unfetched> takeUnfetched(Duration every, Duration maxAge, int limit) {
+        OffsetDateTime now = now();
+        OffsetDateTime recent = now.minus(every);
+        jdbc.sql("DELETE FROM background_response WHERE created_at < :oldest").param("oldest", now.minus(maxAge)).update();
+        return jdbc.sql("""
+                        SELECT charge_id, user_name, team FROM background_response
+                        WHERE created_at < :recent AND (fetched_at IS NULL OR fetched_at < :recent)
+                        ORDER BY created_at LIMIT :limit""")
+                .param("recent", recent).param("limit", limit)
+                .query((row, n) -> new UnfetchedResponses.Unfetched(row.getString(1), row.getString(2), row.getString(3)))
+                .list().stream()
+                .filter(unfetched -> jdbc.sql("""
+                                UPDATE background_response SET fetched_at = :now
+                                WHERE charge_id = :id AND (fetched_at IS NULL OR fetched_at < :recent)""")
+                        .param("now", now).param("id", unfetched.responseId()).param("recent", recent).update() == 1)
+                .toList();
     }
 
     /**

@@ -185,6 +185,8 @@ public final class TurnBudget implements ResponseInspector {
         BudgetStore.TurnCharge charge = charge(exchange, reservation, responseId, null);
         exchange.settlement().write(new StagedCharge("The turns of background response " + responseId,
                 store.turnRow(charge), fresh -> { }));
+        exchange.settlement().write(new StagedCharge("The fetch of background response " + responseId + " until it finishes",
+                store.backgroundRow(charge), fresh -> { }));
     }
 
     /**

@@ -157,12 +157,6 @@ class CodeExecutionAuditTest extends GatewayIntegrationTest {
         });
     }
 
-    /** A completed response as it is answered while it still runs in the background: queued, no output yet. */
-    private static String queued(String completed) {
-        return completed.replace("\"status\": \"completed\",\n  \"completed_at\"", "\"status\": \"queued\",\n  \"completed_at\"")
-                .replaceAll("\"output\": \\[[\\s\\S]*?\\n  \\],", "\"output\": [],");
-    }
-
     private AuditRecord recordOf(String call) {
         AuditRecord record = findRecord(call);
         assertThat(record).as("audit record of " + call).isNotNull();

@@ -114,6 +114,12 @@ public abstract class GatewayIntegrationTest {
                 .replace(EXAMPLE_CONTAINER_ID, containerId);
     }
 
+    /** A completed response as it is answered while it still runs in the background: queued, no output yet. */
+    protected static String queued(String completed) {
+        return completed.replace("\"status\": \"completed\",\n  \"completed_at\"", "\"status\": \"queued\",\n  \"completed_at\"")
+                .replaceAll("\"output\": \\[[\\s\\S]*?\\n  \\],", "\"output\": [],");
+    }
+
     /**
      * A response whose code ran on the file, asked for as the key's owner: the contract's completed response with fresh
      * ids for the response, its container and its items.

@@ -1,0 +1,111 @@
+package com.sandboxgateway.proxy;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.sandboxgateway.support.OpenAiStub.example;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import com.openai.models.responses.ResponseCreateParams;
+import com.sandboxgateway.support.GatewayIntegrationTest;
+
+/**
+ * A background response whose client never fetches it again: the gateway fetches it as its owner until it finished,
+ * so the code it ran is audited and its turns settled all the same (the passes run here by hand; the test profile
+ * schedules none).
+ */
+class BackgroundResponseFetcherTest extends GatewayIntegrationTest {
+
+    private static final String EXAMPLE_CALL = "ci_68a93ab8671881a39e3ac17e69d804a6";
+
+    @Autowired
+    BackgroundResponseFetcher fetcher;
+    @Autowired
+    JdbcClient jdbc;
+
+    @Test
+    void shouldAuditAndSettleABackgroundResponseNobodyFetches() throws InterruptedException {
+        String call = unique("ci_");
+        String response = unique("resp_");
+        String session = unique("session-");
+        String completed = completedResponse(response, unique("cntr_")).replace(EXAMPLE_CALL, call);
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(queued(completed))));
+        sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("plot").background(true)
+                .putAdditionalHeader("X-Gateway-Session", session).build());
+        openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + response)).willReturn(okJson(queued(completed))));
+
+        passAfterTheInterval();
+        assertThat(auditRecords(call)).as("still running: nothing ran yet that the answer shows").isEmpty();
+        assertThat(turns(response)).isNull();
+
+        openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + response)).willReturn(okJson(completed)));
+        passAfterTheInterval();
+        passAfterTheInterval();
+
+        assertThat(auditRecords(call)).singleElement().satisfies(record -> {
+            assertThat(record).containsEntry("user_name", "alice").containsEntry("session_id", session)
+                    .containsEntry("response_id", response);
+            assertThat((String) record.get("code")).contains("pd.read_csv");
+        });
+        assertThat(turns(response)).as("settled to the one call it ran").isEqualTo(1);
+        openAi.verify(2, getRequestedFor(urlPathEqualTo("/v1/responses/" + response))
+                .withQueryParam("include[]", equalTo("code_interpreter_call.outputs")));
+    }
+
+    @Test
+    void shouldLeaveABackgroundResponseItsClientFetchedFinished() throws InterruptedException {
+        String response = unique("resp_");
+        String completed = completedResponse(response, unique("cntr_")).replace(EXAMPLE_CALL, unique("ci_"));
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(queued(completed))));
+        sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("plot").background(true).build());
+        openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + response)).willReturn(okJson(completed)));
+        sdk(ALICE_KEY).responses().retrieve(response);
+
+        passAfterTheInterval();
+
+        openAi.verify(1, getRequestedFor(urlPathEqualTo("/v1/responses/" + response)));
+        assertThat(turns(response)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldStopFetchingABackgroundResponseDeletedUpstream() throws InterruptedException {
+        String response = unique("resp_");
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(queued(completedResponse(response, unique("cntr_"))))));
+        sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("plot").background(true).build());
+        openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + response)).willReturn(aResponse().withStatus(404)
+                .withHeader("Content-Type", "application/json").withBody(example("error.404.json"))));
+
+        passAfterTheInterval();
+        passAfterTheInterval();
+
+        openAi.verify(1, getRequestedFor(urlPathEqualTo("/v1/responses/" + response)));
+        assertThat(turns(response)).as("its reservation keeps counting").isNull();
+    }
+
+    /** A pass once the interval (a millisecond in the test profile) has passed since anything was last taken. */
+    private void passAfterTheInterval() throws InterruptedException {
+        Thread.sleep(5);
+        fetcher.fetchDue();
+    }
+
+    private List<Map<String, Object>> auditRecords(String call) {
+        return jdbc.sql("SELECT user_name, session_id, response_id, code FROM audit_record WHERE call_id = :call")
+                .param("call", call).query().listOfRows();
+    }
+
+    private Integer turns(String response) {
+        return jdbc.sql("SELECT turns FROM turn_charge WHERE charge_id = :id").param("id", response)
+                .query((row, n) -> row.getObject("turns", Integer.class)).list().getFirst();
+    }
+}
