@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -123,18 +124,24 @@ final class BudgetStore {
         OffsetDateTime now = now();
         OffsetDateTime recent = now.minus(every);
         jdbc.sql("DELETE FROM background_response WHERE created_at < :oldest").param("oldest", now.minus(maxAge)).update();
-        return jdbc.sql("""
+        List<UnfetchedResponses.Unfetched> due = jdbc.sql("""
                         SELECT charge_id, user_name, team FROM background_response
                         WHERE created_at < :recent AND (fetched_at IS NULL OR fetched_at < :recent)
                         ORDER BY created_at LIMIT :limit""")
                 .param("recent", recent).param("limit", limit)
                 .query((row, n) -> new UnfetchedResponses.Unfetched(row.getString(1), row.getString(2), row.getString(3)))
-                .list().stream()
-                .filter(unfetched -> jdbc.sql("""
-                                UPDATE background_response SET fetched_at = :now
-                                WHERE charge_id = :id AND (fetched_at IS NULL OR fetched_at < :recent)""")
-                        .param("now", now).param("id", unfetched.responseId()).param("recent", recent).update() == 1)
-                .toList();
+                .list();
+        List<UnfetchedResponses.Unfetched> taken = new ArrayList<>(due.size());
+        for (UnfetchedResponses.Unfetched unfetched : due) {
+            // Taken unless another replica took it since the read.
+            if (jdbc.sql("""
+                            UPDATE background_response SET fetched_at = :now
+                            WHERE charge_id = :id AND (fetched_at IS NULL OR fetched_at < :recent)""")
+                    .param("now", now).param("id", unfetched.responseId()).param("recent", recent).update() == 1) {
+                taken.add(unfetched);
+            }
+        }
+        return taken;
     }
 
     /**
