@@ -95,10 +95,11 @@ final class BackgroundResponseFetcher {
             failure = UpstreamClient.failure(e).code();
             log.warn("Background response {} could not be fetched; the next pass tries again: {}", response.responseId(),
                     e.toString());
-        } catch (GatewayException e) {
-            failure = e.code();
+        } catch (RuntimeException e) {
+            // A refusal, a malformed answer, the database: this response waits for the next pass, the others go on.
+            failure = e instanceof GatewayException refused ? refused.code() : ErrorCode.INTERNAL_ERROR;
             log.warn("Background response {} could not be fetched; the next pass tries again: {}", response.responseId(),
-                    e.getMessage());
+                    e.toString());
         } finally {
             chain.finish(exchange, failure);
         }

@@ -80,9 +80,7 @@ class BackgroundResponseFetcherTest extends GatewayIntegrationTest {
 
     @Test
     void shouldStopFetchingABackgroundResponseDeletedUpstream() throws InterruptedException {
-        String response = unique("resp_");
-        openAi.stubFor(post("/v1/responses").willReturn(okJson(queued(completedResponse(response, unique("cntr_"))))));
-        sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("plot").background(true).build());
+        String response = backgroundResponse();
         openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + response)).willReturn(aResponse().withStatus(404)
                 .withHeader("Content-Type", "application/json").withBody(example("error.404.json"))));
 
@@ -91,6 +89,28 @@ class BackgroundResponseFetcherTest extends GatewayIntegrationTest {
 
         openAi.verify(1, getRequestedFor(urlPathEqualTo("/v1/responses/" + response)));
         assertThat(turns(response)).as("its reservation keeps counting").isNull();
+    }
+
+    @Test
+    void shouldFetchTheOthersWhenOneAnswersMalformedJson() throws InterruptedException {
+        String broken = backgroundResponse();
+        String fine = backgroundResponse();
+        openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + broken)).willReturn(okJson("{\"id\": ")));
+        openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + fine))
+                .willReturn(okJson(completedResponse(fine, unique("cntr_")).replace(EXAMPLE_CALL, unique("ci_")))));
+
+        passAfterTheInterval();
+
+        assertThat(turns(broken)).as("left for the next pass").isNull();
+        assertThat(turns(fine)).isEqualTo(1);
+    }
+
+    /** A background response of alice's, answered queued; its id. */
+    private String backgroundResponse() {
+        String response = unique("resp_");
+        openAi.stubFor(post("/v1/responses").willReturn(okJson(queued(completedResponse(response, unique("cntr_"))))));
+        sdk(ALICE_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("plot").background(true).build());
+        return response;
     }
 
     /** A pass once the interval (a millisecond in the test profile) has passed since anything was last taken. */
