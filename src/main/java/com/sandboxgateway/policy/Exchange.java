@@ -109,6 +109,11 @@ public final class Exchange {
         return rawQuery;
     }
 
+    /** The path and query to send upstream. */
+    public String pathAndQuery() {
+        return rawQuery == null ? path : path + "?" + rawQuery;
+    }
+
     /** Adds a parameter to the upstream query (the value must already be URL-encoded). */
     public void addQueryParameter(String encodedName, String encodedValue) {
         String parameter = encodedName + "=" + encodedValue;

@@ -1,6 +1,5 @@
 package com.sandboxgateway.proxy;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,7 +11,6 @@ import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
 import com.sandboxgateway.auth.Principal;
 import com.sandboxgateway.budget.UnfetchedResponses;
-import com.sandboxgateway.openai.Answer;
 import com.sandboxgateway.policy.Decision;
 import com.sandboxgateway.policy.Exchange;
 import com.sandboxgateway.policy.PolicyChain;
@@ -40,8 +38,7 @@ final class BackgroundResponseFetcher {
     private final UnfetchedResponses unfetched;
     private final PolicyChain chain;
     private final UpstreamClient upstream;
-    private final JsonMapper json;
-    private final int maxJsonBytes;
+    private final ResponseRelay relay;
     private final BackgroundResponsesProperties properties;
     private final RouteTable routes = new RouteTable();
 
@@ -50,8 +47,7 @@ final class BackgroundResponseFetcher {
         this.unfetched = unfetched;
         this.chain = chain;
         this.upstream = upstream;
-        this.json = json;
-        this.maxJsonBytes = proxy.maxJsonBytes();
+        this.relay = new ResponseRelay(json, new OpenAiErrors(json), proxy.maxJsonBytes());
         this.properties = properties;
     }
 
@@ -75,13 +71,12 @@ final class BackgroundResponseFetcher {
                         reject.code().code());
                 return;
             }
-            String query = exchange.rawQuery();
-            UpstreamRequest request = new UpstreamRequest(owner.team(), "GET", path + (query == null ? "" : "?" + query),
-                    Map.of(), new UpstreamRequest.NoBody(), false);
+            UpstreamRequest request = new UpstreamRequest(owner.team(), "GET", exchange.pathAndQuery(), Map.of(),
+                    new UpstreamRequest.NoBody(), false);
             try (UpstreamResponse answer = upstream.send(request)) {
                 exchange.upstreamAnswered(answer.status(), answer.header("x-request-id"));
                 if (answer.status() / 100 == 2) {
-                    chain.answered(exchange, Answer.ofJson(json.readTree(answer.readBody(maxJsonBytes)), true));
+                    relay.inspectedJson(exchange, answer, chain);
                 } else if (answer.status() == 404) {
                     log.info("Background response {} no longer exists upstream (deleted); it is not fetched again",
                             response.responseId());
@@ -91,12 +86,8 @@ final class BackgroundResponseFetcher {
                             response.responseId(), answer.status());
                 }
             }
-        } catch (IOException e) {
-            failure = UpstreamClient.failure(e).code();
-            log.warn("Background response {} could not be fetched; the next pass tries again: {}", response.responseId(),
-                    e.toString());
         } catch (RuntimeException e) {
-            // A refusal, a malformed answer, the database: this response waits for the next pass, the others go on.
+            // A broken or malformed answer, the database: this response waits for the next pass, the others go on.
             failure = e instanceof GatewayException refused ? refused.code() : ErrorCode.INTERNAL_ERROR;
             log.warn("Background response {} could not be fetched; the next pass tries again: {}", response.responseId(),
                     e.toString());

@@ -216,8 +216,6 @@ class ProxyController {
                 headers.put(name, value);
             }
         }
-        String query = exchange.rawQuery();
-        String path = exchange.path() + (query == null ? "" : "?" + query);
         UpstreamRequest.Body body = switch (exchange.body()) {
             case RequestBody.None none -> new UpstreamRequest.NoBody();
             case RequestBody.Json edited when exchange.bodyReplaced() ->
@@ -228,14 +226,15 @@ class ProxyController {
                 yield new UpstreamRequest.Stream(upload.body(), upload.length(), upload.contentType());
             }
         };
-        return new UpstreamRequest(exchange.principal().team(), request.getMethod(), path, headers, body,
-                isStreamRequest(exchange, query));
+        return new UpstreamRequest(exchange.principal().team(), request.getMethod(), exchange.pathAndQuery(), headers,
+                body, isStreamRequest(exchange));
     }
 
-    private static boolean isStreamRequest(Exchange exchange, String query) {
+    private static boolean isStreamRequest(Exchange exchange) {
         if (exchange.json() != null) {
             return exchange.json().path("stream").asBoolean(false);
         }
+        String query = exchange.rawQuery();
         return query != null && ("&" + query + "&").contains("&stream=true&");
     }
 

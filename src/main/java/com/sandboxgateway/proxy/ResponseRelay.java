@@ -100,19 +100,25 @@ final class ResponseRelay {
      */
     private void relayJson(Exchange exchange, UpstreamResponse upstream, PolicyChain chain, HttpServletResponse response)
             throws IOException {
+        byte[] body = inspectedJson(exchange, upstream, chain);
+        copyHeaders(upstream, response);
+        exchange.responseHeaders().forEach(response::setHeader);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
+
+    /**
+     * A JSON answer read whole and, when successful, shown to {@code chain} (which may replace it): what to relay. A
+     * broken or malformed answer is the {@code GatewayException} of a failed upstream.
+     */
+    byte[] inspectedJson(Exchange exchange, UpstreamResponse upstream, PolicyChain chain) {
         byte[] body;
         try {
             body = upstream.readBody(maxJsonBytes);
         } catch (IOException e) {
             throw UpstreamClient.failure(e);
         }
-        if (isSuccess(upstream.status())) {
-            body = inspected(exchange, body, chain);
-        }
-        copyHeaders(upstream, response);
-        exchange.responseHeaders().forEach(response::setHeader);
-        response.setContentLength(body.length);
-        response.getOutputStream().write(body);
+        return isSuccess(upstream.status()) ? inspected(exchange, body, chain) : body;
     }
 
     private byte[] inspected(Exchange exchange, byte[] body, PolicyChain chain) {
