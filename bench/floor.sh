@@ -24,7 +24,7 @@ export OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/sandbox-gateway-floor.XXX
 FLOOR_JAR=$(floor_jar "$JAR" "$OUT_DIR/floor")
 log "floor: $FLOOR_JAR, on the libraries of $JAR"
 
-OPTS=${GATEWAY_JAVA_OPTS:-"-XX:+UseSerialGC -Xmx192m -Xss512k -XX:MaxMetaspaceSize=160m"}
+OPTS=${GATEWAY_JAVA_OPTS:-$ONE_CPU_JAVA_OPTS}
 export A_JAR="$FLOOR_JAR" A_OPTS="$OPTS ${FLOOR_OPTS:-}"
 if [[ ${B_JAR:-} == floor ]]; then
     export B_JAR="$FLOOR_JAR" B_OPTS="$OPTS ${FLOOR_OPTS:-} ${B_OPTS:-}"

@@ -7,14 +7,13 @@ LOAD_CPUS=${LOAD_CPUS:-1}
 UPSTREAM_PORT=${UPSTREAM_PORT:-18189}
 PROXY_PORT=${PROXY_PORT:-18190}
 WARMUP_MAX=${WARMUP_MAX:-240}
-# The image's recommendation for one CPU (Dockerfile), with the heap fixed at 192 MB (bench/README.md, "Memory").
-GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS:-"-XX:+UseSerialGC -Xmx192m -Xss512k -XX:MaxMetaspaceSize=160m"}
 REDIS_DB=${REDIS_DB:-13}
 PG_SCHEMA=${PG_SCHEMA:-bench_proxy}
 H2_URL=${H2_URL:-}
 
 # shellcheck source=bench/lib.sh
 source "$BENCH/lib.sh"
+GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS:-$ONE_CPU_JAVA_OPTS}
 
 for tool in wrk nginx curl taskset; do
     command -v "$tool" >/dev/null 2>&1 || [[ -x /usr/sbin/$tool ]] \
