@@ -17,7 +17,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
@@ -33,19 +32,24 @@ import jdk.jfr.consumer.RecordingFile;
  * <p>{@code java bench/SlowRequests.java explain <recording.jfr> <times.tsv> <upstreamPort> <thresholdUs>} prints the
  * latency percentiles and gives every request slower than the threshold the first cause that overlapped it, in this
  * order: a collection (a {@code jdk.GarbageCollection} pause); the upstream's answer (a read of the upstream's socket
- * that blocked 1 ms or more); another server's answer (the same on any other port: PostgreSQL's); a request thread
- * parked 1 ms or more (waiting for Redis's answer, a pooled connection, a group commit); a lock (any thread of the
- * server blocked 0.5 ms or more entering a monitor); another thread of the server on the CPU (a
- * {@code jdk.CPUTimeSample} of a platform thread other than the virtual threads' carriers, named); else nothing the
- * recording shows (the core taken by another process, the scheduler's latency).
+ * that blocked 1 ms or more); another socket's read (the same on any other port: PostgreSQL's answer, mostly); a
+ * lock (any thread of the server blocked 0.5 ms or more entering a monitor); another thread of the server on the CPU
+ * (a {@code jdk.CPUTimeSample} of a platform thread other than the virtual threads' carriers, named); else nothing the
+ * recording shows: the core taken by another process, the scheduler's latency, or a request's virtual thread waiting
+ * (for Redis's answer, a pooled connection, a group commit: JFR records no park of a virtual thread).
  */
 public final class SlowRequests {
 
     private static final String BODY = "{\"model\":\"gpt-4.1\",\"input\":\"hi\",\"tools\":[{\"type\":\"code_interpreter\","
             + "\"container\":{\"type\":\"auto\",\"file_ids\":[\"file-benchdata0001\"]}}]}";
     private static final long READ_WAIT_US = 1_000;
-    private static final long PARK_WAIT_US = 1_000;
     private static final long LOCK_WAIT_US = 500;
+    private static final String COLLECTION = "a collection";
+    private static final String UPSTREAM = "the upstream's answer";
+    private static final String OTHER_SOCKET = "another socket's read";
+    private static final String LOCK = "a lock";
+    private static final String OTHER_THREAD = "another thread of the server";
+    private static final String NOTHING = "nothing the recording shows";
 
     public static void main(String[] args) throws Exception {
         switch (args.length > 0 ? args[0] : "") {
@@ -157,103 +161,74 @@ public final class SlowRequests {
     private static void explain(Path recording, Path times, int upstreamPort, long thresholdUs) throws IOException {
         List<long[]> requests = Files.readAllLines(times).stream()
                 .map(line -> Arrays.stream(line.split("\t")).mapToLong(Long::parseLong).toArray()).toList();
-        List<Span> collections = new ArrayList<>();
-        List<Span> upstream = new ArrayList<>();
-        List<Span> otherServers = new ArrayList<>();
-        List<Span> parks = new ArrayList<>();
-        List<Span> locks = new ArrayList<>();
-        List<Span> otherThreads = new ArrayList<>();
+        long[] latencies = requests.stream().mapToLong(request -> request[1]).sorted().toArray();
+        System.out.printf("%d requests, latency p50 %d, p90 %d, p99 %d, p99.9 %d, max %d µs%n", latencies.length,
+                percentile(latencies, 50), percentile(latencies, 90), percentile(latencies, 99),
+                percentile(latencies, 99.9), latencies[latencies.length - 1]);
+
+        Map<String, List<Span>> causes = causes(recording, upstreamPort);
+        Map<String, Integer> slowBy = new LinkedHashMap<>();
+        Map<String, Map<String, Integer>> namedBy = new LinkedHashMap<>();
+        int slow = 0;
+        for (long[] request : requests) {
+            if (request[1] < thresholdUs) {
+                continue;
+            }
+            slow++;
+            long from = request[0];
+            long to = from + request[1];
+            String first = causes.keySet().stream()
+                    .filter(cause -> causes.get(cause).stream().anyMatch(span -> span.overlaps(from, to)))
+                    .findFirst().orElse(NOTHING);
+            slowBy.merge(first, 1, Integer::sum);
+            causes.getOrDefault(first, List.of()).stream().filter(span -> span.overlaps(from, to)).map(Span::what)
+                    .distinct().forEach(what -> namedBy.computeIfAbsent(first, c -> new TreeMap<>()).merge(what, 1, Integer::sum));
+        }
+        System.out.printf("%d slower than %d µs (%.2f %%), the first cause that overlapped each (what it was: requests):%n",
+                slow, thresholdUs, 100.0 * slow / requests.size());
+        for (String cause : List.of(COLLECTION, UPSTREAM, OTHER_SOCKET, LOCK, OTHER_THREAD, NOTHING)) {
+            int count = slowBy.getOrDefault(cause, 0);
+            System.out.printf("  %5d  %5.1f %%  %s%s%n", count, slow == 0 ? 0.0 : 100.0 * count / slow, cause,
+                    namedBy.containsKey(cause) ? " " + namedBy.get(cause) : "");
+        }
+        List<Span> collections = causes.get(COLLECTION).stream()
+                .filter(span -> span.overlaps(requests.getFirst()[0], requests.getLast()[0])).toList();
+        System.out.printf("collections during the run: %d, %d µs in all%n", collections.size(),
+                collections.stream().mapToLong(Span::duration).sum());
+    }
+
+    /** What the recording saw that can hold a request up, by cause, in the order a slow request is given one. */
+    private static Map<String, List<Span>> causes(Path recording, int upstreamPort) throws IOException {
+        Map<String, List<Span>> causes = new LinkedHashMap<>();
+        for (String cause : List.of(COLLECTION, UPSTREAM, OTHER_SOCKET, LOCK, OTHER_THREAD)) {
+            causes.put(cause, new ArrayList<>());
+        }
         for (RecordedEvent event : RecordingFile.readAllEvents(recording)) {
             long start = event.getStartTime().getEpochSecond() * 1_000_000 + event.getStartTime().getNano() / 1_000;
             long duration = event.getDuration().toNanos() / 1_000;
             switch (event.getEventType().getName()) {
-                case "jdk.GarbageCollection" -> collections.add(new Span(start, duration, event.getString("name")));
+                case "jdk.GarbageCollection" -> causes.get(COLLECTION).add(new Span(start, duration, event.getString("name")));
                 case "jdk.SocketRead" -> {
                     int port = event.getInt("port");
                     if (duration >= READ_WAIT_US) {
-                        (port == upstreamPort ? upstream : otherServers).add(new Span(start, duration, "port " + port));
-                    }
-                }
-                case "jdk.ThreadPark" -> {
-                    RecordedThread thread = event.getThread("eventThread");
-                    if (thread != null && thread.isVirtual() && duration >= PARK_WAIT_US) {
-                        RecordedClass parked = event.getClass("parkedClass");
-                        parks.add(new Span(start, duration, parked == null ? "?" : parked.getName()));
+                        causes.get(port == upstreamPort ? UPSTREAM : OTHER_SOCKET).add(new Span(start, duration, "port " + port));
                     }
                 }
                 case "jdk.JavaMonitorEnter" -> {
                     if (duration >= LOCK_WAIT_US) {
-                        locks.add(new Span(start, duration, event.getClass("monitorClass").getName()));
+                        causes.get(LOCK).add(new Span(start, duration, event.getClass("monitorClass").getName()));
                     }
                 }
                 case "jdk.CPUTimeSample" -> {
                     RecordedThread thread = event.getThread("eventThread");
                     if (thread != null && !thread.isVirtual() && !String.valueOf(thread.getJavaName()).startsWith("ForkJoinPool")) {
-                        otherThreads.add(new Span(start, 1, threadName(thread)));
+                        causes.get(OTHER_THREAD).add(new Span(start, 1, threadName(thread)));
                     }
                 }
                 default -> { }
             }
         }
-
-        long[] latencies = requests.stream().mapToLong(request -> request[1]).sorted().toArray();
-        System.out.printf("%d requests, latency p50 %d, p90 %d, p99 %d, p99.9 %d, max %d µs%n", latencies.length,
-                percentile(latencies, 50), percentile(latencies, 90), percentile(latencies, 99),
-                percentile(latencies, 99.9), latencies[latencies.length - 1]);
-        Map<String, Integer> causes = new LinkedHashMap<>();
-        for (String cause : List.of("a collection", "the upstream's answer", "another server's answer",
-                "a request thread parked", "a lock", "another thread of the server", "nothing the recording shows")) {
-            causes.put(cause, 0);
-        }
-        Map<String, Integer> servers = new TreeMap<>();
-        Map<String, Integer> parkedOn = new TreeMap<>();
-        Map<String, Integer> threads = new TreeMap<>();
-        Map<String, Integer> lockClasses = new TreeMap<>();
-        int slow = 0;
-        for (long[] request : requests) {
-            long from = request[0];
-            long to = from + request[1];
-            if (request[1] < thresholdUs) {
-                continue;
-            }
-            slow++;
-            String cause;
-            if (collections.stream().anyMatch(span -> span.overlaps(from, to))) {
-                cause = "a collection";
-            } else if (upstream.stream().anyMatch(span -> span.overlaps(from, to))) {
-                cause = "the upstream's answer";
-            } else if (tally(otherServers, from, to, servers)) {
-                cause = "another server's answer";
-            } else if (tally(parks, from, to, parkedOn)) {
-                cause = "a request thread parked";
-            } else if (tally(locks, from, to, lockClasses)) {
-                cause = "a lock";
-            } else if (tally(otherThreads, from, to, threads)) {
-                cause = "another thread of the server";
-            } else {
-                cause = "nothing the recording shows";
-            }
-            causes.merge(cause, 1, Integer::sum);
-        }
-        System.out.printf("%d slower than %d µs (%.2f %%), the first cause that overlapped each:%n", slow, thresholdUs,
-                100.0 * slow / requests.size());
-        int total = slow;
-        causes.forEach((cause, count) -> System.out.printf("  %5d  %5.1f %%  %s%n", count, total == 0 ? 0 : 100.0 * count / total, cause));
-        System.out.println("  other servers (port: requests): " + servers);
-        System.out.println("  parked on (class: requests): " + parkedOn);
-        System.out.println("  locks waited for (monitor class: requests): " + lockClasses);
-        System.out.println("  other threads on the CPU (thread: requests): " + threads);
-        System.out.printf("collections during the run: %d, %d µs in all%n",
-                collections.stream().filter(span -> span.overlaps(requests.getFirst()[0], requests.getLast()[0])).count(),
-                collections.stream().filter(span -> span.overlaps(requests.getFirst()[0], requests.getLast()[0]))
-                        .mapToLong(Span::duration).sum());
-    }
-
-    /** Whether any of {@code spans} overlapped the request; if so, counts it once under each name they give. */
-    private static boolean tally(List<Span> spans, long from, long to, Map<String, Integer> byWhat) {
-        List<String> names = spans.stream().filter(span -> span.overlaps(from, to)).map(Span::what).distinct().toList();
-        names.forEach(name -> byWhat.merge(name, 1, Integer::sum));
-        return !names.isEmpty();
+        return causes;
     }
 
     /** A thread's name without its number, so a pool's threads count as one. */

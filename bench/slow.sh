@@ -8,9 +8,9 @@
 # Starts the server as bench/proxy.sh does (on PROXY_CPUS, against the fake upstream on LOAD_CPUS), warms it up at 16
 # connections and then at one, records it with JFR while bench/SlowRequests.java sends N requests one after the other
 # from LOAD_CPUS, and prints their latency and, for each slower than THRESHOLD_US, the first cause the recording shows
-# overlapping it: a collection, the upstream's answer, another server's (PostgreSQL's), a request thread parked (waiting
-# for Redis, say), a lock, another thread of the server on the CPU, or nothing.
-# Knobs: BACKEND=memory, N=9000 (one keep-alive connection: the server's max-keep-alive-requests is 10,000),
+# overlapping it: a collection, the upstream's answer, another socket's (PostgreSQL's), a lock, another thread of the
+# server on the CPU, or nothing the recording shows.
+# Knobs: BACKEND=memory, N=9000 (on one keep-alive connection, opened again untimed if the server closes it),
 # THRESHOLD_US=2000 (the target's added p99), PORT=18480 (its management port one above), OUT_DIR, and
 # bench/proxy-lib.sh's (GATEWAY_JAVA_OPTS, PROXY_CPUS, LOAD_CPUS, WARMUP_MAX).
 set -euo pipefail
@@ -37,7 +37,7 @@ warm_up "$BACKEND" "$PORT" "$GW_PID" 1 15 40
 log "$N requests one after the other under JFR"
 "$JAVA_HOME/bin/jcmd" "$GW_PID" JFR.start name=slow settings=profile "filename=$OUT_DIR/slow.jfr" \
     'jdk.CPUTimeSample#enabled=true' 'jdk.CPUTimeSample#throttle=1ms' 'jdk.SocketRead#threshold=1ms' \
-    'jdk.JavaMonitorEnter#threshold=500us' 'jdk.ThreadPark#threshold=1ms' >"$OUT_DIR/jfr-start.txt" 2>&1 || die "JFR.start failed, see $OUT_DIR/jfr-start.txt"
+    'jdk.JavaMonitorEnter#threshold=500us' >"$OUT_DIR/jfr-start.txt" 2>&1 || die "JFR.start failed, see $OUT_DIR/jfr-start.txt"
 taskset -c "$LOAD_CPUS" "$JAVA" "$BENCH/SlowRequests.java" send "$PORT" "$N" "$OUT_DIR/times.tsv"
 "$JAVA_HOME/bin/jcmd" "$GW_PID" JFR.stop name=slow >/dev/null
 
