@@ -1,13 +1,20 @@
 package com.sandboxgateway.store;
 
+import java.time.Clock;
+
 import javax.sql.DataSource;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** The relational store's shared parts: one group commit for every durable write of the request path, and its dialect. */
+/**
+ * The relational store's shared parts: one group commit for every durable write of the request path, its dialect, and
+ * the pool answering at once while the database cannot be reached.
+ */
 @Configuration(proxyBeanMethods = false)
 class StoreConfiguration {
 
@@ -19,5 +26,18 @@ class StoreConfiguration {
     @Bean
     SqlDialect sqlDialect(DataSource dataSource) {
         return SqlDialect.of(dataSource);
+    }
+
+    /** The pool Spring Boot makes of {@code spring.datasource.*}, in a {@link FailFastDataSource}. */
+    @Bean
+    static BeanPostProcessor failFastDataSource(ObjectProvider<DatabaseProperties> properties) {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String name) {
+                return bean instanceof DataSource pool && !(bean instanceof FailFastDataSource)
+                        ? new FailFastDataSource(pool, properties.getObject().probeInterval(), Clock.systemUTC())
+                        : bean;
+            }
+        };
     }
 }

@@ -112,7 +112,7 @@ class DatabaseOutageTest extends GatewayIntegrationTest {
             })).toList();
             awaitUntil(() -> answered.get() >= 400, Duration.ofMinutes(3));
             cluster.crash();
-            // While it is down every request waits out a few connection timeouts (turns, spend, ownership).
+            // While it is down the first requests wait out the pool's connection timeout, the others are refused at once.
             awaitUntil(() -> answered.get() >= 500, Duration.ofMinutes(5));
             cluster.start();
             for (Future<Object> client : running) {

@@ -1,0 +1,158 @@
+package com.sandboxgateway.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.AbstractDataSource;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+
+import com.sandboxgateway.store.FailFastDataSource.DatabaseUnreachableException;
+import com.sandboxgateway.support.LocalPostgres;
+import com.sandboxgateway.support.MovableClock;
+import com.sandboxgateway.support.TcpProxy;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+/**
+ * A Hikari pool in front of the local PostgreSQL, reached through a relay the test cuts: while the database cannot be
+ * reached, callers are answered at once instead of each waiting out the pool's connection timeout.
+ */
+class FailFastDataSourceTest {
+
+    private static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
+
+    private final MovableClock clock = new MovableClock(Instant.parse("2026-12-06T12:00:00Z"));
+
+    @Test
+    void shouldAnswerAtOnceWhileTheDatabaseIsUnreachableAndTryItAgainEachProbeInterval() throws Exception {
+        try (TcpProxy database = new TcpProxy(LocalPostgres.PORT); HikariDataSource pool = pool(database.port(), 4)) {
+            CountedCalls pooled = new CountedCalls(pool);
+            DataSource dataSource = new FailFastDataSource(pooled, PROBE_INTERVAL, clock);
+            dataSource.getConnection().close();
+
+            database.cut();
+            pool.getHikariPoolMXBean().softEvictConnections();
+            assertThatThrownBy(dataSource::getConnection).as("the pool's own timeout")
+                    .isInstanceOf(SQLTransientConnectionException.class).isNotInstanceOf(DatabaseUnreachableException.class);
+            for (int i = 0; i < 5; i++) {
+                assertThatThrownBy(dataSource::getConnection).isInstanceOf(DatabaseUnreachableException.class);
+            }
+            assertThat(pooled.calls()).as("calls that reached the pool").isEqualTo(2);
+
+            clock.advance(PROBE_INTERVAL);
+            assertThatThrownBy(dataSource::getConnection).as("a probe, still refused")
+                    .isNotInstanceOf(DatabaseUnreachableException.class);
+            assertThatThrownBy(dataSource::getConnection).isInstanceOf(DatabaseUnreachableException.class);
+            assertThat(pooled.calls()).isEqualTo(3);
+
+            database.start();
+            clock.advance(PROBE_INTERVAL);
+            dataSource.getConnection().close();
+            dataSource.getConnection().close();
+            assertThat(pooled.calls()).as("once it answered, every caller reaches the pool again").isEqualTo(5);
+        }
+    }
+
+    @Test
+    void shouldNotTakeABusyPoolForAnUnreachableDatabase() throws Exception {
+        try (HikariDataSource pool = pool(LocalPostgres.PORT, 1)) {
+            DataSource dataSource = new FailFastDataSource(pool, Duration.ofHours(1), clock);
+            try (Connection busy = dataSource.getConnection()) {
+                assertThatThrownBy(dataSource::getConnection).isInstanceOf(SQLTransientConnectionException.class)
+                        .isNotInstanceOf(DatabaseUnreachableException.class).hasNoCause();
+            }
+            dataSource.getConnection().close();
+        }
+    }
+
+    @Test
+    void shouldLetOneCallerAtATimeTryAnUnreachableDatabase() throws Exception {
+        CountDownLatch probing = new CountDownLatch(1);
+        CountDownLatch refuse = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        DataSource unreachable = new AbstractDataSource() {
+            @Override
+            public Connection getConnection() throws SQLException {
+                if (calls.incrementAndGet() > 1) {
+                    probing.countDown();
+                    awaitUninterruptibly(refuse);
+                }
+                throw new SQLTransientConnectionException("request timed out", "08001", new SQLException("refused", "08001"));
+            }
+
+            @Override
+            public Connection getConnection(String username, String password) throws SQLException {
+                return getConnection();
+            }
+        };
+        DataSource dataSource = new FailFastDataSource(unreachable, PROBE_INTERVAL, clock);
+        assertThatThrownBy(dataSource::getConnection).isNotInstanceOf(DatabaseUnreachableException.class);
+        clock.advance(PROBE_INTERVAL);
+
+        CompletableFuture<Throwable> probe = CompletableFuture.supplyAsync(() -> catchThrown(dataSource));
+        probing.await();
+        assertThatThrownBy(dataSource::getConnection).as("while the probe waits").isInstanceOf(DatabaseUnreachableException.class);
+        refuse.countDown();
+        assertThat(probe.get()).isInstanceOf(SQLTransientConnectionException.class).isNotInstanceOf(DatabaseUnreachableException.class);
+        assertThat(calls).hasValue(2);
+    }
+
+    private static HikariDataSource pool(int port, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(LocalPostgres.url(port));
+        config.setUsername("postgres");
+        config.setPassword("");
+        config.setMaximumPoolSize(size);
+        config.setConnectionTimeout(250);
+        return new HikariDataSource(config);
+    }
+
+    private static Throwable catchThrown(DataSource dataSource) {
+        try {
+            dataSource.getConnection().close();
+            return null;
+        } catch (SQLException e) {
+            return e;
+        }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A data source counting the calls that reach it. */
+    private static final class CountedCalls extends DelegatingDataSource {
+
+        private final AtomicInteger calls = new AtomicInteger();
+
+        CountedCalls(DataSource target) {
+            super(target);
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            calls.incrementAndGet();
+            return super.getConnection();
+        }
+
+        int calls() {
+            return calls.get();
+        }
+    }
+}
