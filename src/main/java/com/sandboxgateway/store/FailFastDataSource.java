@@ -55,7 +55,9 @@ final class FailFastDataSource extends DelegatingDataSource {
         }
         try {
             Connection connection = pool.connect();
-            unreachableUntil.set(null);
+            if (probe) {
+                unreachableUntil.set(null);
+            }
             return connection;
         } catch (SQLTransientConnectionException timedOut) {
             if (timedOut.getCause() != null) {
