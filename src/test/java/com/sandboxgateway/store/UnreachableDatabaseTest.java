@@ -22,8 +22,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The gateway on PostgreSQL, reached through a relay the test cuts: once the pool has waited out its connection
- * timeout for a database that refuses it, the requests that need the database are answered {@code 503} at once, none of
- * them waiting for the pool again, and the gateway serves again once the database is back.
+ * timeout for a database that refuses it, the requests that need the database are answered {@code 503} at once, the
+ * pool waited for again only by one request each probe interval, and the gateway serves again once the database is
+ * back.
  */
 @DirtiesContext
 class UnreachableDatabaseTest extends GatewayIntegrationTest {
