@@ -6,6 +6,7 @@ import java.sql.SQLTransientConnectionException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -17,13 +18,18 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * The connection pool, answering at once while the database cannot be reached. A pool waits its
  * {@code connection-timeout} (Hikari's default: 30 s) for a connection it cannot make, and a request needs several:
  * during an outage every request would hang that long before its {@code 503}, and the audit records it spools would
- * wait as long. So once the pool gave up because the database refused or dropped its connections (its timeout carries
- * the last failure as its cause), the database counts as unreachable: every caller gets a
+ * wait as long. So once the pool gave up because it could not connect to the database (its timeout carries the last
+ * failure's SQL state: class {@code 08}, the connection refused, dropped or unreachable; class {@code 57}, the database
+ * shutting down or starting up), the database counts as unreachable: every caller gets a
  * {@link DatabaseUnreachableException} at once, and one caller at a time tries the pool again every
  * {@code probeInterval}; the first connection it gets makes the database reachable again. A pool that timed out while
- * the database answers (every connection busy: no cause) marks nothing.
+ * the database answers marks nothing: every connection busy (no SQL state), or the database refusing more of them for
+ * now ({@code 53300}, too many clients).
  */
 final class FailFastDataSource extends DelegatingDataSource {
+
+    /** The SQL state classes of a database the pool cannot connect to: connection exception, operator intervention. */
+    private static final List<String> UNREACHABLE = List.of("08", "57");
 
     private final Duration probeInterval;
     private final Clock clock;
@@ -60,7 +66,8 @@ final class FailFastDataSource extends DelegatingDataSource {
             }
             return connection;
         } catch (SQLTransientConnectionException timedOut) {
-            if (timedOut.getCause() != null) {
+            String state = timedOut.getSQLState();
+            if (state != null && UNREACHABLE.stream().anyMatch(state::startsWith)) {
                 unreachableUntil.set(clock.instant().plus(probeInterval));
             }
             throw timedOut;

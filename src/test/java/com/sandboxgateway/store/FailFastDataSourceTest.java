@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.jdbc.datasource.AbstractDataSource;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
@@ -75,6 +77,31 @@ class FailFastDataSourceTest {
             }
             dataSource.getConnection().close();
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"08001, connection refused, true", "08006, connection lost, true", "57P03, starting up, true",
+                "57P01, shutting down, true", "53300, too many clients, false"})
+    void shouldTakeADatabaseForUnreachableOnlyWhenThePoolCouldNotConnect(String state, String failure, boolean unreachable)
+            throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        DataSource refusing = new AbstractDataSource() {
+            @Override
+            public Connection getConnection() throws SQLException {
+                calls.incrementAndGet();
+                throw new SQLTransientConnectionException("request timed out", state, new SQLException(failure, state));
+            }
+
+            @Override
+            public Connection getConnection(String username, String password) throws SQLException {
+                return getConnection();
+            }
+        };
+        DataSource dataSource = new FailFastDataSource(refusing, PROBE_INTERVAL, clock);
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(dataSource::getConnection).isInstanceOf(SQLTransientConnectionException.class);
+        }
+        assertThat(calls).as("calls that reached the pool").hasValue(unreachable ? 1 : 3);
     }
 
     @Test
