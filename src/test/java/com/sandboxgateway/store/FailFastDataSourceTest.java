@@ -85,18 +85,10 @@ class FailFastDataSourceTest {
     void shouldTakeADatabaseForUnreachableOnlyWhenThePoolCouldNotConnect(String state, String failure, boolean unreachable)
             throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        DataSource refusing = new AbstractDataSource() {
-            @Override
-            public Connection getConnection() throws SQLException {
-                calls.incrementAndGet();
-                throw new SQLTransientConnectionException("request timed out", state, new SQLException(failure, state));
-            }
-
-            @Override
-            public Connection getConnection(String username, String password) throws SQLException {
-                return getConnection();
-            }
-        };
+        DataSource refusing = pool(() -> {
+            calls.incrementAndGet();
+            throw new SQLTransientConnectionException("request timed out", state, new SQLException(failure, state));
+        });
         DataSource dataSource = new FailFastDataSource(refusing, PROBE_INTERVAL, clock);
         for (int i = 0; i < 3; i++) {
             assertThatThrownBy(dataSource::getConnection).isInstanceOf(SQLTransientConnectionException.class);
@@ -109,21 +101,13 @@ class FailFastDataSourceTest {
         CountDownLatch probing = new CountDownLatch(1);
         CountDownLatch refuse = new CountDownLatch(1);
         AtomicInteger calls = new AtomicInteger();
-        DataSource unreachable = new AbstractDataSource() {
-            @Override
-            public Connection getConnection() throws SQLException {
-                if (calls.incrementAndGet() > 1) {
-                    probing.countDown();
-                    awaitUninterruptibly(refuse);
-                }
-                throw new SQLTransientConnectionException("request timed out", "08001", new SQLException("refused", "08001"));
+        DataSource unreachable = pool(() -> {
+            if (calls.incrementAndGet() > 1) {
+                probing.countDown();
+                awaitUninterruptibly(refuse);
             }
-
-            @Override
-            public Connection getConnection(String username, String password) throws SQLException {
-                return getConnection();
-            }
-        };
+            throw new SQLTransientConnectionException("request timed out", "08001", new SQLException("refused", "08001"));
+        });
         DataSource dataSource = new FailFastDataSource(unreachable, PROBE_INTERVAL, clock);
         assertThatThrownBy(dataSource::getConnection).isNotInstanceOf(DatabaseUnreachableException.class);
         clock.advance(PROBE_INTERVAL);
@@ -144,6 +128,26 @@ class FailFastDataSourceTest {
         config.setMaximumPoolSize(size);
         config.setConnectionTimeout(250);
         return new HikariDataSource(config);
+    }
+
+    /** A stand-in for a pool: each connection asked of it is {@code connect}'s. */
+    private static DataSource pool(Connect connect) {
+        return new AbstractDataSource() {
+            @Override
+            public Connection getConnection() throws SQLException {
+                return connect.connect();
+            }
+
+            @Override
+            public Connection getConnection(String username, String password) throws SQLException {
+                return connect.connect();
+            }
+        };
+    }
+
+    @FunctionalInterface
+    private interface Connect {
+        Connection connect() throws SQLException;
     }
 
     private static Throwable catchThrown(DataSource dataSource) {
