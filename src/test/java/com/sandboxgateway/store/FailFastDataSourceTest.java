@@ -85,7 +85,7 @@ class FailFastDataSourceTest {
     void shouldTakeADatabaseForUnreachableOnlyWhenThePoolCouldNotConnect(String state, String failure, boolean unreachable)
             throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        DataSource refusing = pool(() -> {
+        DataSource refusing = standIn(() -> {
             calls.incrementAndGet();
             throw new SQLTransientConnectionException("request timed out", state, new SQLException(failure, state));
         });
@@ -101,7 +101,7 @@ class FailFastDataSourceTest {
         CountDownLatch probing = new CountDownLatch(1);
         CountDownLatch refuse = new CountDownLatch(1);
         AtomicInteger calls = new AtomicInteger();
-        DataSource unreachable = pool(() -> {
+        DataSource unreachable = standIn(() -> {
             if (calls.incrementAndGet() > 1) {
                 probing.countDown();
                 awaitUninterruptibly(refuse);
@@ -131,7 +131,7 @@ class FailFastDataSourceTest {
     }
 
     /** A stand-in for a pool: each connection asked of it is {@code connect}'s. */
-    private static DataSource pool(Connect connect) {
+    private static DataSource standIn(Connect connect) {
         return new AbstractDataSource() {
             @Override
             public Connection getConnection() throws SQLException {
