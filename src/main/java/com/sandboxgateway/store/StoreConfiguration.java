@@ -28,14 +28,17 @@ class StoreConfiguration {
         return SqlDialect.of(dataSource);
     }
 
-    /** The pool Spring Boot makes of {@code spring.datasource.*}, in a {@link FailFastDataSource}. */
+    /**
+     * The pool Spring Boot makes of {@code spring.datasource.*}, in a {@link FailFastDataSource} on the gateway's clock.
+     */
     @Bean
-    static BeanPostProcessor failFastDataSource(ObjectProvider<DatabaseProperties> properties) {
+    static BeanPostProcessor failFastDataSource(ObjectProvider<DatabaseProperties> properties,
+                                                ObjectProvider<Clock> clock) {
         return new BeanPostProcessor() {
             @Override
             public Object postProcessAfterInitialization(Object bean, String name) {
                 return bean instanceof DataSource pool && !(bean instanceof FailFastDataSource)
-                        ? new FailFastDataSource(pool, properties.getObject().probeInterval(), Clock.systemUTC())
+                        ? new FailFastDataSource(pool, properties.getObject().probeInterval(), clock.getObject())
                         : bean;
             }
         };
