@@ -31,9 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.Keys;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import javax.imageio.ImageIO;
 
@@ -230,7 +231,26 @@ class ConsoleBrowserTest extends GatewayIntegrationTest {
     private void navigate(Runnable action) {
         WebElement page = browser.findElement(By.tagName("html"));
         action.run();
-        new WebDriverWait(browser, Duration.ofSeconds(30)).until(ExpectedConditions.stalenessOf(page));
+        new WebDriverWait(browser, Duration.ofSeconds(30)).until(driver -> isStale(page));
+    }
+
+    /**
+     * Whether the element belongs to a page the browser left. Asked while it tears that page down, Chrome may answer
+     * that the node "does not belong to the document" (an unknown error, not a stale reference): not known yet, so the
+     * wait asks again, and once the next page is there the element is stale.
+     */
+    private static boolean isStale(WebElement element) {
+        try {
+            element.isEnabled();
+            return false;
+        } catch (StaleElementReferenceException stale) {
+            return true;
+        } catch (WebDriverException e) {
+            if (String.valueOf(e.getMessage()).contains("does not belong to the document")) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /** The scripted upstream answers with a block that reads an API key from the environment. */
