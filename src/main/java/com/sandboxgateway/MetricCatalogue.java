@@ -42,6 +42,7 @@ final class MetricCatalogue implements MeterFilter {
             Map.entry(SecretsMetrics.FINDINGS, "Credentials, personal data and planted instructions found, by kind and rule"),
             Map.entry(AuditMetrics.CODE_EXECUTIONS, "Audited code blocks, by status"),
             Map.entry(AuditMetrics.SHELL_EXECUTIONS, "Audited hosted shell calls, by status"),
+            Map.entry(AuditMetrics.UNSEEN_RESPONSES, "Requests that offered code execution, reached OpenAI and got no answer naming their response"),
             Map.entry(AuditMetrics.CODE_FLAGS, "Review flags raised on executed code and shell calls, once per call and flag"),
             Map.entry(AuditMetrics.WRITES, "Audit records written, by where they went"),
             Map.entry(AuditMetrics.REPLAYS, "Spooled audit records replayed into the store"),

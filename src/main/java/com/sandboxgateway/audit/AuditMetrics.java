@@ -11,6 +11,8 @@ public final class AuditMetrics {
     public static final String CODE_EXECUTIONS = "gateway.code.executions";
     /** Audited hosted shell calls, by {@code team} and {@code status}. */
     public static final String SHELL_EXECUTIONS = "gateway.shell.executions";
+    /** Requests that offered code execution, reached OpenAI and got no answer naming their response, by {@code team}. */
+    public static final String UNSEEN_RESPONSES = "gateway.code.unseen_responses";
     /** Review flags raised on executed code and shell calls, once per call and flag, by {@code flag} and {@code team}. */
     public static final String CODE_FLAGS = "gateway.code.flags";
     /** Audit records written, by {@code outcome} (where they went). */

@@ -47,7 +47,9 @@ public record AuditRecord(String recordId, Kind kind, String callId, String requ
      * line, are its code, its stdout, stderr and outcomes its outputs.
      */
     public enum Kind {
-        CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION, CHECKPOINT, UNGOVERNED_INPUT, SHELL_EXECUTION;
+        CODE_EXECUTION, POLICY_REFUSAL, SANITIZATION, SECRET_FINDING, ADMIN_ACTION, CHECKPOINT, UNGOVERNED_INPUT, SHELL_EXECUTION,
+        /** A request that offered code execution reached OpenAI, and no answer came that named its response. */
+        UNSEEN_RESPONSE;
 
         /** Whether the record is of something the sandbox ran in a container: a code block or a shell call. */
         public boolean isExecution() {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -47,6 +48,11 @@ import tools.jackson.databind.node.ObjectNode;
  * broke off or went silent, or the client went away and the call was cancelled) may have run it all the same: the call
  * is recorded as the exchange ends, as far as the stream showed it (its last status, no outputs, and
  * {@code "end_unseen"} in its details), so no code the sandbox may have run is missing from the audit.
+ *
+ * <p>A request offering code execution whose call reached OpenAI but got no answer naming its response (the upstream
+ * went silent or broke off before one did) may have run code nobody here can see or fetch: it leaves an
+ * {@link AuditRecord.Kind#UNSEEN_RESPONSE} record (counted in {@code gateway.code.unseen_responses}), so the audit
+ * shows the gap.
  */
 public final class CodeExecutionAuditor implements ResponseInspector {
 
@@ -61,6 +67,8 @@ public final class CodeExecutionAuditor implements ResponseInspector {
             Exchange.Slot.withInitial("streamed code calls", LinkedHashMap::new);
     /** What the details of a record say when the stream ended before it showed how the call ended. */
     private static final String END_UNSEEN = "the stream ended before it showed how the call ended";
+    /** What the details of an {@link AuditRecord.Kind#UNSEEN_RESPONSE} record say. */
+    private static final String UNSEEN = "OpenAI may have run code for this request: no answer named its response, so what it ran is not in this log";
 
     private final SpoolingAuditLog auditLog;
     private final JdbcAuditStore store;
@@ -68,6 +76,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
     private final MeterFamily<Counter> codeExecutions;
     private final MeterFamily<Counter> shellExecutions;
     private final MeterFamily<Counter> flags;
+    private final MeterFamily<Counter> unseenResponses;
     private final JsonMapper json;
     private final Clock clock;
     private final int maxOutputChars;
@@ -81,6 +90,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         this.codeExecutions = MeterFamily.counters(meters, AuditMetrics.CODE_EXECUTIONS, null, "team", "status");
         this.shellExecutions = MeterFamily.counters(meters, AuditMetrics.SHELL_EXECUTIONS, null, "team", "status");
         this.flags = MeterFamily.counters(meters, AuditMetrics.CODE_FLAGS, null, "flag", "team");
+        this.unseenResponses = MeterFamily.counters(meters, AuditMetrics.UNSEEN_RESPONSES, null, "team");
         this.json = json;
         this.clock = clock;
         this.maxOutputChars = maxOutputChars;
@@ -146,6 +156,9 @@ public final class CodeExecutionAuditor implements ResponseInspector {
      */
     @Override
     public void onFinish(Exchange exchange, ErrorCode failure) {
+        if (unseen(exchange)) {
+            recordUnseen(exchange, failure);
+        }
         Map<String, ObjectNode> calls = exchange.take(STREAMED_CALLS);
         Map<String, OutputItem> shellCallsLeft = exchange.take(STREAMED_SHELL_CALLS);
         if (calls == null && shellCallsLeft == null) {
@@ -162,6 +175,40 @@ public final class CodeExecutionAuditor implements ResponseInspector {
                     .map(call -> OutputItem.of(((ObjectNode) call.json()).deepCopy().put("status", "in_progress")))
                     .forEach(call -> auditShellCall(exchange, streak, new ShellCallRecords.ShellCall(call, null), END_UNSEEN));
         }
+    }
+
+    /**
+     * Whether the exchange created a response that may have run code nobody here saw: the request offered code
+     * execution, it may have reached OpenAI, and no answer named its response (the upstream went silent or broke off
+     * first, or the answer was not one).
+     */
+    private static boolean unseen(Exchange exchange) {
+        return exchange.route().route() == Route.RESPONSES_CREATE && exchange.responseId() == null
+                && exchange.upstreamMayHaveActed() && exchange.json() != null
+                && OpenAiFormat.offersCodeExecution(exchange.json().path("tools"));
+    }
+
+    /**
+     * Records that a response was created whose calls nobody here can see: OpenAI knows its id, the gateway does not,
+     * so it cannot fetch the response later either. The record names the request (user, session, model, the container
+     * it named, the tools it offered) and why no answer came, so the audit shows the gap instead of nothing.
+     */
+    private void recordUnseen(Exchange exchange, ErrorCode failure) {
+        ObjectNode request = exchange.json();
+        JsonNode tools = request.path("tools");
+        ObjectNode details = json.createObjectNode();
+        details.put("unseen", UNSEEN);
+        OpenAiFormat.codeExecutionTools(tools).forEach(details.putArray("tools")::add);
+        details.put("stream", request.path("stream").asBoolean(false));
+        if (exchange.upstreamStatus() != null) {
+            details.put("upstream_status", exchange.upstreamStatus());
+        }
+        String team = exchange.principal().team();
+        auditLog.stage(exchange.settlement(), new AuditRecord(AuditRecord.newId(), AuditRecord.Kind.UNSEEN_RESPONSE, null,
+                exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team, exchange.session(),
+                null, OpenAiFormat.namedContainer(tools), request.path("model").asString(null),
+                failure != null ? failure.code() : "unanswered", null, null, null, false,
+                json.writeValueAsString(details), clock.instant(), List.of()), () -> unseenResponses.with(team).increment());
     }
 
     private void recordShellCall(Exchange exchange, CodeReview.Streak streak, ShellCallRecords.ShellCall call) {

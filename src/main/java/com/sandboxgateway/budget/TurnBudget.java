@@ -31,8 +31,11 @@ import tools.jackson.databind.node.ObjectNode;
  * answer, a stream's final event, or a background response fetched or cancelled later, on any replica) the
  * reservation is settled to it: the charge row is staged with the answer's other writes, and the counters move once
  * it is durable. A
- * reservation whose request never reached the upstream is given back; one whose outcome is unknown (a cut
- * stream) stays charged. Every answer that passed the earlier steps says {@code X-Gateway-Turns-Remaining}.
+ * reservation whose request never reached the upstream is given back. A response that was still running when its
+ * exchange ended (a background one, a stream that ended before it) keeps its reservation until the gateway fetches it
+ * finished ({@code gateway.background-responses}), unless it asked {@code store: false}; one whose outcome is unknown
+ * (a call that reached OpenAI and got no answer naming its response, or one OpenAI does not keep) stays charged whole.
+ * Every answer that passed the earlier steps says {@code X-Gateway-Turns-Remaining}.
  */
 public final class TurnBudget implements ResponseInspector {
 
@@ -87,8 +90,7 @@ public final class TurnBudget implements ResponseInspector {
             request.put("max_tool_calls", grant.granted());
             exchange.jsonEdited();
         }
-        exchange.put(TurnReservation.SLOT, new TurnReservation(session, day, Math.toIntExact(grant.granted()), left,
-                request.path("background").asBoolean(false)));
+        exchange.put(TurnReservation.SLOT, new TurnReservation(session, day, Math.toIntExact(grant.granted()), left));
         return Decision.PROCEED;
     }
 
@@ -119,8 +121,11 @@ public final class TurnBudget implements ResponseInspector {
             identified(exchange, response.id(), true);
             if (response.finished()) {
                 settle(exchange, response);
-            } else {
-                runsInBackground(exchange, response.id());
+            } else if (response.id() != null) {
+                TurnReservation reservation = exchange.take(TurnReservation.SLOT);
+                if (reservation != null) {
+                    fetchedUntilFinished(exchange, reservation, response.id());
+                }
             }
         });
     }
@@ -131,17 +136,26 @@ public final class TurnBudget implements ResponseInspector {
         if (reservation == null) {
             return;
         }
-        if (!upstreamMayHaveRun(exchange, failure)) {
+        if (!exchange.upstreamMayHaveActed()) {
             budgets.move(exchange.settlement(), reservationCounters(exchange, reservation), -reservation.reserved());
             return;
         }
         String responseId = exchange.responseId();
-        BudgetStore.TurnCharge charge = reservation.background() && responseId != null
-                ? charge(exchange, reservation, responseId, null)
-                : charge(exchange, reservation, responseId != null ? responseId : "request:" + exchange.requestId(),
-                        reservation.reserved());
+        if (responseId != null && storedUpstream(exchange)) {
+            // A stream that ended before its response did (broken off, gone silent, its client gone): OpenAI keeps the
+            // response, so it is fetched until it finishes, which audits what it ran and settles its turns.
+            fetchedUntilFinished(exchange, reservation, responseId);
+            return;
+        }
+        BudgetStore.TurnCharge charge = charge(exchange, reservation, responseId != null ? responseId : "request:" + exchange.requestId(),
+                reservation.reserved());
         exchange.settlement().write(new StagedCharge("The turn reservation of request " + exchange.requestId(),
                 store.turnRow(charge), fresh -> { }));
+    }
+
+    /** Whether OpenAI keeps the response the request creates, to be fetched by id: unless it asked {@code store: false}. */
+    private static boolean storedUpstream(Exchange exchange) {
+        return exchange.json() == null || exchange.json().path("store").asBoolean(true);
     }
 
     /** A new session takes the id of the response that started it ({@link Exchange#session()}); a JSON answer says so. */
@@ -176,16 +190,15 @@ public final class TurnBudget implements ResponseInspector {
         }));
     }
 
-    /** A response still running after its answer: its reservation counts until it is fetched finished. */
-    private void runsInBackground(Exchange exchange, String responseId) {
-        TurnReservation reservation = exchange.take(TurnReservation.SLOT);
-        if (reservation == null || responseId == null) {
-            return;
-        }
+    /**
+     * A response still running after the exchange saw it last (a background one, a stream that ended first): its
+     * reservation counts until the gateway fetches it finished ({@code gateway.background-responses}).
+     */
+    private void fetchedUntilFinished(Exchange exchange, TurnReservation reservation, String responseId) {
         BudgetStore.TurnCharge charge = charge(exchange, reservation, responseId, null);
-        exchange.settlement().write(new StagedCharge("The turns of background response " + responseId,
+        exchange.settlement().write(new StagedCharge("The turns of unfinished response " + responseId,
                 store.turnRow(charge), fresh -> { }));
-        exchange.settlement().write(new StagedCharge("The fetch of background response " + responseId + " until it finishes",
+        exchange.settlement().write(new StagedCharge("The fetch of unfinished response " + responseId + " until it finishes",
                 store.backgroundRow(charge), fresh -> { }));
     }
 
@@ -232,14 +245,5 @@ public final class TurnBudget implements ResponseInspector {
         String session = reservation.session() != null ? reservation.session() : chargeId;
         return new BudgetStore.TurnCharge(chargeId, exchange.principal().user(), exchange.principal().team(), session,
                 reservation.day(), reservation.reserved(), turns);
-    }
-
-    /** Whether the upstream may have executed code: it answered with success, or it was sent and never answered. */
-    private static boolean upstreamMayHaveRun(Exchange exchange, ErrorCode failure) {
-        Integer status = exchange.upstreamStatus();
-        if (status != null) {
-            return status >= 200 && status < 300;
-        }
-        return failure == ErrorCode.UPSTREAM_TIMEOUT || failure == ErrorCode.UPSTREAM_ERROR;
     }
 }

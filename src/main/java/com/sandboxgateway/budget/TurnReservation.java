@@ -12,9 +12,8 @@ import com.sandboxgateway.policy.Exchange;
  * @param day the (UTC) day whose per-user budget they were taken from
  * @param reserved how many turns were taken
  * @param left what the budgets had left after the reservation
- * @param background whether the response runs in the background (settled when it is fetched, not now)
  */
-public record TurnReservation(String session, LocalDate day, int reserved, long left, boolean background) {
+public record TurnReservation(String session, LocalDate day, int reserved, long left) {
 
     /** The exchange's unsettled reservation, until {@link TurnBudget} takes it to settle it or give it back. */
     static final Exchange.Slot<TurnReservation> SLOT = Exchange.Slot.named("turn reservation");

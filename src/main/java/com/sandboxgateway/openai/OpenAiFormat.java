@@ -70,13 +70,19 @@ public final class OpenAiFormat {
 
     /** Whether a {@code tools} array may run code or commands in a container: it has {@code code_interpreter} or {@code shell}. */
     public static boolean offersCodeExecution(JsonNode tools) {
+        return !codeExecutionTools(tools).isEmpty();
+    }
+
+    /** The types of a {@code tools} array's tools that run code or commands in a container, in its order. */
+    public static List<String> codeExecutionTools(JsonNode tools) {
+        List<String> found = new ArrayList<>();
         for (JsonNode tool : tools) {
             String type = tool.path("type").asString("");
             if (type.equals(CODE_INTERPRETER) || type.equals(SHELL)) {
-                return true;
+                found.add(type);
             }
         }
-        return false;
+        return found;
     }
 
     /**

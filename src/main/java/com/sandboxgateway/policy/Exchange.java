@@ -39,6 +39,7 @@ public final class Exchange {
     private String responseId;
     private String model;
     private Integer upstreamStatus;
+    private boolean upstreamUnanswered;
     private final Map<Slot<?>, Object> slots = new HashMap<>(4);
     private final Settlement settlement = new Settlement();
 
@@ -201,6 +202,20 @@ public final class Exchange {
     /** The upstream's HTTP status, once it answered; else {@code null}. */
     public Integer upstreamStatus() {
         return upstreamStatus;
+    }
+
+    /** The upstream call failed after it may have reached OpenAI, before any answer came: what it started is unseen. */
+    public void upstreamUnanswered() {
+        this.upstreamUnanswered = true;
+    }
+
+    /**
+     * Whether OpenAI may have acted on the request (run code, charged tokens): it answered with success, or the call
+     * failed after it may have reached OpenAI and no answer came. A refusal, an error answer and a call that never
+     * reached OpenAI did not.
+     */
+    public boolean upstreamMayHaveActed() {
+        return upstreamStatus != null ? upstreamStatus >= 200 && upstreamStatus < 300 : upstreamUnanswered;
     }
 
     /** The response this exchange creates or reads, once the answer named it; else {@code null}. */

@@ -171,6 +171,9 @@ class ProxyController {
             }
         } catch (GatewayException fault) {
             refusal = new Refusal(Decision.Reject.of(fault), fault.getCause());
+            if (exchange.upstreamStatus() == null && UpstreamClient.mayHaveReachedUpstream(fault.code(), fault.getCause())) {
+                exchange.upstreamUnanswered();
+            }
         } catch (DataAccessResourceFailureException | TransientDataAccessException | RecoverableDataAccessException
                  | CannotCreateTransactionException | TransactionSystemException storeDown) {
             // A read or write the request needs that has no fallback of its own (an owner row, a session's charge):

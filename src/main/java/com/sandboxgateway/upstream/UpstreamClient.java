@@ -146,8 +146,17 @@ public final class UpstreamClient implements AutoCloseable {
      * @param cause what failed underneath, or {@code null} (a refusal)
      */
     public static boolean worthRetrying(String method, ErrorCode code, Throwable cause) {
-        boolean upstreamFailed = code == ErrorCode.UPSTREAM_ERROR || code == ErrorCode.UPSTREAM_TIMEOUT;
-        return code.worthRetrying() && (!upstreamFailed || UpstreamRequest.idempotent(method) || UpstreamRetry.neverSent(cause));
+        return code.worthRetrying() && (UpstreamRequest.idempotent(method) || !mayHaveReachedUpstream(code, cause));
+    }
+
+    /**
+     * Whether an error with this code is an upstream call's failure after the call may have reached OpenAI
+     * ({@code upstream_error}, {@code upstream_timeout}, unless it never connected): OpenAI may have acted on it.
+     *
+     * @param cause what failed underneath, or {@code null} (a refusal)
+     */
+    public static boolean mayHaveReachedUpstream(ErrorCode code, Throwable cause) {
+        return (code == ErrorCode.UPSTREAM_ERROR || code == ErrorCode.UPSTREAM_TIMEOUT) && !UpstreamRetry.neverSent(cause);
     }
 
     /** Connections currently leased, idle and awaited; used by health checks and leak tests. */

@@ -35,7 +35,7 @@ class AdmissionTest {
 
         assertThat(decision).isEqualTo(Decision.PROCEED);
         assertThat(exchange.json().path("max_tool_calls").asInt()).as("10 asked, 3 per session").isEqualTo(3);
-        assertThat(TurnReservation.of(exchange)).isEqualTo(new TurnReservation("s-1", fixture.today, 3, 0, false));
+        assertThat(TurnReservation.of(exchange)).isEqualTo(new TurnReservation("s-1", fixture.today, 3, 0));
         assertThat(exchange.responseHeaders()).containsEntry(GatewayHeaders.SESSION, "s-1")
                 .containsEntry(GatewayHeaders.TURNS_REMAINING, "3");
     }

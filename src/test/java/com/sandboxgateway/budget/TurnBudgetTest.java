@@ -63,6 +63,27 @@ class TurnBudgetTest {
     }
 
     @Test
+    void shouldChargeTheReservationOfACallThatReachedOpenAiAndGotNoAnswer() {
+        Exchange unanswered = reserved("s-1");
+        unanswered.upstreamUnanswered();
+
+        chain.finish(unanswered, ErrorCode.UPSTREAM_TIMEOUT);
+
+        assertThat(fixture.turnsLeft("s-1")).as("it may have run them all").isZero();
+        assertThat(fixture.turnsCharged("request:gwreq_test")).containsExactly(3);
+    }
+
+    @Test
+    void shouldGiveTheReservationBackWhenTheCallNeverReachedOpenAi() {
+        Exchange neverSent = reserved("s-1");
+
+        chain.finish(neverSent, ErrorCode.UPSTREAM_ERROR);
+
+        assertThat(fixture.turnsLeft("s-1")).isEqualTo(3);
+        assertThat(fixture.turnsCharged("request:gwreq_test")).isEmpty();
+    }
+
+    @Test
     void shouldKeepTheReservationOfABackgroundResponseUntilItIsFetchedFinished() {
         Exchange created = reserved("s-1");
         answer(created, "id_1", "in_progress");

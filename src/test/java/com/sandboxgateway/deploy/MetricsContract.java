@@ -17,6 +17,7 @@ final class MetricsContract {
             Map.entry("gateway_policy_refusals_total", Set.of("code", "team")),
             Map.entry("gateway_code_executions_total", Set.of("team", "status")),
             Map.entry("gateway_code_flags_total", Set.of("flag", "team")),
+            Map.entry("gateway_code_unseen_responses_total", Set.of("team")),
             Map.entry("gateway_turns_used_total", Set.of("team")),
             Map.entry("gateway_tokens_total", Set.of("team", "kind")),
             Map.entry("gateway_spend_usd_total", Set.of("team")),

@@ -10,6 +10,8 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.sandboxgateway.support.OpenAiStub.example;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 
@@ -61,6 +63,33 @@ class BackgroundResponseFetcherTest extends GatewayIntegrationTest {
         assertThat(turns(response)).as("settled to the one call it ran").isEqualTo(1);
         openAi.verify(2, getRequestedFor(urlPathEqualTo("/v1/responses/" + response))
                 .withQueryParam("include[]", equalTo("code_interpreter_call.outputs")));
+    }
+
+    @Test
+    void shouldFetchAuditAndSettleAResponseWhoseStreamEndedBeforeIt() throws Exception {
+        String call = unique("ci_");
+        String response = unique("resp_");
+        String session = unique("session-");
+        String events = example("responses.stream.code-interpreter.sse").replace(EXAMPLE_RESPONSE_ID, response);
+        // The stream names the response, then ends: the upstream broke off while the response runs on.
+        openAi.stubFor(post("/v1/responses").willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+                .withBody(events.substring(0, events.indexOf("\n\n") + 2))));
+
+        HttpResponse<String> stream = raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + ALICE_KEY)
+                .header("Content-Type", "application/json").header("X-Gateway-Session", session)
+                .POST(HttpRequest.BodyPublishers.ofString("""
+                        {"model":"gpt-4.1","input":"plot","stream":true,"tools":[{"type":"code_interpreter","container":{"type":"auto"}}]}""")),
+                "/v1/responses");
+        assertThat(stream.body()).contains(response).contains("\"code\":\"upstream_error\"");
+        assertThat(turns(response)).as("its reservation counts until it is fetched finished").isNull();
+
+        openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + response))
+                .willReturn(okJson(completedResponse(response, unique("cntr_")).replace(EXAMPLE_CALL, call))));
+        passAfterTheInterval();
+
+        assertThat(auditRecords(call)).singleElement().satisfies(record -> assertThat(record)
+                .containsEntry("user_name", "alice").containsEntry("session_id", session).containsEntry("response_id", response));
+        assertThat(turns(response)).as("settled to the one call it ran").isEqualTo(1);
     }
 
     @Test

@@ -51,6 +51,20 @@ class UpstreamClientTest {
     }
 
     @Test
+    void shouldTellWhetherAFailedCallMayHaveReachedOpenAi() {
+        for (IOException reached : new IOException[] {new SocketTimeoutException("read"), new IOException("Connection reset")}) {
+            GatewayException failure = UpstreamClient.failure(reached);
+            assertThat(UpstreamClient.mayHaveReachedUpstream(failure.code(), failure.getCause())).as(reached.toString()).isTrue();
+        }
+        for (IOException neverSent : new IOException[] {new ConnectException("refused"), new ConnectTimeoutException("connect"),
+                new ConnectionRequestTimeoutException("pool")}) {
+            GatewayException failure = UpstreamClient.failure(neverSent);
+            assertThat(UpstreamClient.mayHaveReachedUpstream(failure.code(), failure.getCause())).as(neverSent.toString()).isFalse();
+        }
+        assertThat(UpstreamClient.mayHaveReachedUpstream(ErrorCode.TURN_BUDGET_EXHAUSTED, null)).isFalse();
+    }
+
+    @Test
     void shouldRetryARefusedConnectionThenFailAndGiveBackTheTeamSlot() throws Exception {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
