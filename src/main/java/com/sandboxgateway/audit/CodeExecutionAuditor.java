@@ -68,7 +68,8 @@ public final class CodeExecutionAuditor implements ResponseInspector {
     /** What the details of a record say when the stream ended before it showed how the call ended. */
     private static final String END_UNSEEN = "the stream ended before it showed how the call ended";
     /** What the details of an {@link AuditRecord.Kind#UNSEEN_RESPONSE} record say. */
-    private static final String UNSEEN = "OpenAI may have run code for this request: no answer named its response, so what it ran is not in this log";
+    private static final String UNSEEN =
+            "OpenAI may have run code for this request: no answer named its response, so what it ran is not in this log";
 
     private final SpoolingAuditLog auditLog;
     private final JdbcAuditStore store;

@@ -147,8 +147,8 @@ public final class TurnBudget implements ResponseInspector {
             fetchedUntilFinished(exchange, reservation, responseId);
             return;
         }
-        BudgetStore.TurnCharge charge = charge(exchange, reservation, responseId != null ? responseId : "request:" + exchange.requestId(),
-                reservation.reserved());
+        String chargeId = responseId != null ? responseId : "request:" + exchange.requestId();
+        BudgetStore.TurnCharge charge = charge(exchange, reservation, chargeId, reservation.reserved());
         exchange.settlement().write(new StagedCharge("The turn reservation of request " + exchange.requestId(),
                 store.turnRow(charge), fresh -> { }));
     }
