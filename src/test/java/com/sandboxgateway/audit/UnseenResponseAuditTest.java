@@ -86,6 +86,25 @@ class UnseenResponseAuditTest extends GatewayIntegrationTest {
     }
 
     @Test
+    void shouldRecordAStreamThatEndedBeforeItsFirstEvent() throws Exception {
+        String session = unique("s-");
+        openAi.stubFor(post("/v1/responses").willReturn(aResponse().withHeader("Content-Type", "text/event-stream").withBody("")));
+
+        HttpResponse<String> answer = raw(HttpRequest.newBuilder().header("Authorization", "Bearer " + ALICE_KEY)
+                .header("Content-Type", "application/json").header("X-Gateway-Session", session)
+                .POST(HttpRequest.BodyPublishers.ofString("""
+                        {"model":"gpt-4.1","input":"plot","stream":true,
+                         "tools":[{"type":"code_interpreter","container":{"type":"auto"}}]}""")), "/v1/responses");
+
+        assertThat(answer.body()).contains("\"code\":\"upstream_error\"");
+        JsonNode record = onlyRecord("session=" + session);
+        assertThat(record.path("kind").asString()).isEqualTo("UNSEEN_RESPONSE");
+        assertThat(record.path("status").asString()).as("the stream began, so no error status reached the exchange")
+                .isEqualTo("unanswered");
+        assertThat(record.path("details").path("upstream_status").asInt()).isEqualTo(200);
+    }
+
+    @Test
     void shouldRecordNothingForARequestThatOfferedNoCodeExecution() throws Exception {
         String session = unique("s-");
         openAi.stubFor(post("/v1/responses").willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
