@@ -55,6 +55,7 @@ final class RecordView {
         return switch (kind) {
             case CODE_EXECUTION -> "Code block";
             case SHELL_EXECUTION -> "Shell call";
+            case UNSEEN_RESPONSE -> "Unseen response";
             default -> "Record";
         };
     }

@@ -12,6 +12,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalManagementPort;
@@ -62,6 +64,11 @@ class UnseenResponseAuditTest extends GatewayIntegrationTest {
         assertThat(record.path("details").path("stream").asBoolean()).isFalse();
         assertThat(record.path("details").path("unseen").asString()).contains("no answer named its response");
         assertThat(unseenResponses("analytics")).isEqualTo(unseenBefore + 1);
+        Matcher link = Pattern.compile("href=\"/console/records/(\\d+)\"")
+                .matcher(management("/console/search?by=session&q=" + session, "text/html"));
+        assertThat(link.find()).as("the console finds it by its session").isTrue();
+        assertThat(management("/console/records/" + link.group(1), "text/html"))
+                .contains("<h1>Unseen response #" + link.group(1) + "</h1>", "upstream_timeout");
     }
 
     @Test
