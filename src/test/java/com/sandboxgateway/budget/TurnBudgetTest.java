@@ -4,6 +4,8 @@ import static com.sandboxgateway.support.Exchanges.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayHeaders;
@@ -52,11 +54,13 @@ class TurnBudgetTest {
         assertThat(again.responseHeaders()).containsEntry(GatewayHeaders.TURNS_REMAINING, "2");
     }
 
-    @Test
-    void shouldGiveTheReservationBackWhenNothingWentUpstream() {
-        Exchange refused = reserved("s-1");
+    /** Refused before the call, or a call that never connected (its exchange holds no sign it may have reached OpenAI). */
+    @ParameterizedTest
+    @EnumSource(value = ErrorCode.class, names = {"INVALID_REQUEST", "UPSTREAM_ERROR"})
+    void shouldGiveTheReservationBackWhenNothingReachedOpenAi(ErrorCode failure) {
+        Exchange neverSent = reserved("s-1");
 
-        chain.finish(refused, ErrorCode.INVALID_REQUEST);
+        chain.finish(neverSent, failure);
 
         assertThat(fixture.turnsLeft("s-1")).isEqualTo(3);
         assertThat(fixture.turnsCharged("request:gwreq_test")).isEmpty();
@@ -71,16 +75,6 @@ class TurnBudgetTest {
 
         assertThat(fixture.turnsLeft("s-1")).as("it may have run them all").isZero();
         assertThat(fixture.turnsCharged("request:gwreq_test")).containsExactly(3);
-    }
-
-    @Test
-    void shouldGiveTheReservationBackWhenTheCallNeverReachedOpenAi() {
-        Exchange neverSent = reserved("s-1");
-
-        chain.finish(neverSent, ErrorCode.UPSTREAM_ERROR);
-
-        assertThat(fixture.turnsLeft("s-1")).isEqualTo(3);
-        assertThat(fixture.turnsCharged("request:gwreq_test")).isEmpty();
     }
 
     @Test
