@@ -88,22 +88,24 @@ public final class OwnershipRecorder implements ResponseInspector {
             Settlement.Timing timing = created.stream().anyMatch(object -> object.kind() == ObjectKind.RESPONSE)
                     ? Settlement.Timing.AFTER_RELAY : Settlement.Timing.WITH_NEXT;
             exchange.settlement().write(new OwnerRows(() -> store.recordAll(exchange.principal(), created),
-                    tail -> store.recordAll(exchange.principal(), created, tail), timing));
+                    tail -> store.recordAll(exchange.principal(), created, tail), timing, store.writesInTransactions()));
         }
     }
 
     private void deleted(Exchange exchange, String id) {
         Runnable delete = () -> store.markDeleted(id);
-        exchange.settlement().write(new OwnerRows(delete, tail -> delete.run(), Settlement.Timing.AFTER_RELAY));
+        exchange.settlement().write(new OwnerRows(delete, tail -> delete.run(), Settlement.Timing.AFTER_RELAY,
+                store.writesInTransactions()));
     }
 
     /**
      * Owner rows staged in the answer's settlement, left to its transaction's last statement where it has one
-     * ({@code later}); bookkeeping, never before the relay (an id whose row is not visible yet is nobody's, so the
-     * client may see it first). Should its transaction fail, they are written on their own, and a failure then keeps
-     * a JSON answer from the client, or cuts the stream, whose event showed the id already.
+     * ({@code later}), or made before it where the store takes no transaction ({@code joinsTransaction} false);
+     * bookkeeping, never before the relay (an id whose row is not visible yet is nobody's, so the client may see it
+     * first). Should its transaction fail, they are written on their own, and a failure then keeps a JSON answer from
+     * the client, or cuts the stream, whose event showed the id already.
      */
-    private record OwnerRows(Runnable rows, Consumer<CommitTail> later, Settlement.Timing timing)
+    private record OwnerRows(Runnable rows, Consumer<CommitTail> later, Settlement.Timing timing, boolean joinsTransaction)
             implements Settlement.Write, GroupCommit.Deferrable {
 
         @Override

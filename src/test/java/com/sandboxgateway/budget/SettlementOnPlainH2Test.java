@@ -15,6 +15,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.TestPropertySource;
 
+import com.sandboxgateway.ownership.OwnedObject;
+import com.sandboxgateway.ownership.OwnershipStore;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
 /**
@@ -27,6 +29,9 @@ class SettlementOnPlainH2Test extends GatewayIntegrationTest {
 
     @Autowired
     private DataSource dataSource;
+
+    @Autowired
+    private OwnershipStore owners;
 
     @Test
     void shouldAuditOwnAndChargeAResponseShownTwiceOnce() throws Exception {
@@ -44,8 +49,8 @@ class SettlementOnPlainH2Test extends GatewayIntegrationTest {
         JdbcClient jdbc = JdbcClient.create(dataSource);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM audit_record WHERE call_id = :id").param("id", call).query(Long.class).single())
                 .isEqualTo(1);
-        assertThat(jdbc.sql("SELECT owner_user FROM owned_object WHERE id IN (:ids)").param("ids", List.of(response, call,
-                container)).query(String.class).list()).containsExactly("alice", "alice", "alice");
+        assertThat(owners.findAll(List.of(response, call, container))).extracting(OwnedObject::ownerUser)
+                .containsExactly("alice", "alice", "alice");
         assertThat(jdbc.sql("SELECT turns FROM turn_charge WHERE charge_id = :id").param("id", response).query(Integer.class).list())
                 .containsExactly(1);
         assertThat(jdbc.sql("SELECT charge_id FROM spend_charge WHERE charge_id IN (:ids)")

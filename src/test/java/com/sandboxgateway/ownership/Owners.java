@@ -22,8 +22,9 @@ public final class Owners {
         dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(dataSource).load().migrate();
         this.jdbc = JdbcClient.create(dataSource);
-        this.store = new OwnershipStore(jdbc, dataSource, Clock.systemUTC(), Duration.ZERO);
-        this.ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ZERO));
+        OwnershipProperties properties = new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ZERO);
+        this.store = OwnershipStore.of(jdbc, dataSource, Clock.systemUTC(), properties);
+        this.ownership = new Ownership(store, properties);
     }
 
     /** An empty record: nobody owns anything. */

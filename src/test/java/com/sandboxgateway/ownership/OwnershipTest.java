@@ -12,11 +12,14 @@ import java.util.UUID;
 
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.auth.Principal;
+import com.sandboxgateway.support.LocalPostgres;
 import com.sandboxgateway.support.MovableClock;
 
 class OwnershipTest {
@@ -24,20 +27,14 @@ class OwnershipTest {
     private static final Principal ALICE = new Principal("alice", "analytics", Set.of("user"));
     private static final Principal CAROL = new Principal("carol", "analytics", Set.of("user"));
     private static final Principal BOB = new Principal("bob", "finance", Set.of("user"));
+    private static final OwnershipProperties USER_SCOPE = new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ZERO);
 
-    private JdbcDataSource dataSource;
-    private OwnershipStore store;
+    private JdbcClient postgres;
 
-    @BeforeEach
-    void freshStore() {
-        dataSource = new JdbcDataSource();
-        dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
-        Flyway.configure().dataSource(dataSource).load().migrate();
-        store = new OwnershipStore(JdbcClient.create(dataSource), dataSource, Clock.systemUTC(), Duration.ZERO);
-    }
-
-    @Test
-    void shouldShowAnObjectOnlyToItsCreatorUnderUserScope() {
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgres"})
+    void shouldShowAnObjectOnlyToItsCreatorUnderUserScope(String database) {
+        OwnershipStore store = store(database, Clock.systemUTC(), Duration.ZERO);
         Ownership ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ZERO));
         store.record("file-1", ObjectKind.FILE, ALICE, null, null);
 
@@ -46,8 +43,10 @@ class OwnershipTest {
         assertThat(ownership.visible("file-1", BOB)).isEmpty();
     }
 
-    @Test
-    void shouldShowAnObjectToTheWholeTeamUnderTeamScope() {
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgres"})
+    void shouldShowAnObjectToTheWholeTeamUnderTeamScope(String database) {
+        OwnershipStore store = store(database, Clock.systemUTC(), Duration.ZERO);
         Ownership ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.TEAM, Duration.ZERO));
         store.record("file-1", ObjectKind.FILE, ALICE, null, null);
 
@@ -56,8 +55,10 @@ class OwnershipTest {
         assertThat(ownership.visibleIds(List.of("file-1", "file-unknown"), CAROL)).containsExactly("file-1");
     }
 
-    @Test
-    void shouldKeepTheFirstOwnerAndForgetDeletedObjects() {
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgres"})
+    void shouldKeepTheFirstOwnerAndForgetDeletedObjects(String database) {
+        OwnershipStore store = store(database, Clock.systemUTC(), Duration.ZERO);
         Ownership ownership = new Ownership(store, new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ZERO));
         store.record("cntr_1", ObjectKind.CONTAINER, ALICE, null, null);
         store.record("cntr_1", ObjectKind.CONTAINER, BOB, null, null);
@@ -66,40 +67,41 @@ class OwnershipTest {
         store.markDeleted("cntr_1");
         assertThat(ownership.visible("cntr_1", ALICE)).isEmpty();
         assertThat(store.find("cntr_1")).hasValueSatisfying(object -> assertThat(object.ownerUser()).isEqualTo("alice"));
+        assertThat(store.live(ObjectKind.CONTAINER, null, 10)).isEmpty();
     }
 
-    @Test
-    void shouldRecordAnAnswersObjectsTogetherKeepingEachIdsFirstOwner() {
-        recordTogetherKeepingFirstOwners(store);
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgres"})
+    void shouldRecordAnAnswersObjectsTogetherKeepingEachIdsFirstOwner(String database) {
+        recordTogetherKeepingFirstOwners(store(database, Clock.systemUTC(), Duration.ZERO));
     }
 
-    /** H2 outside its PostgreSQL mode has no {@code ON CONFLICT}: the store records one object at a time there. */
+    /** H2 outside its PostgreSQL mode (no {@code ON CONFLICT}) keeps the records in its file's maps just the same. */
     @Test
     void shouldKeepEachIdsFirstOwnerOnAnH2UrlOutsideThePostgreSqlMode() {
         JdbcDataSource plain = new JdbcDataSource();
         plain.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(plain).load().migrate();
 
-        recordTogetherKeepingFirstOwners(new OwnershipStore(JdbcClient.create(plain), plain, Clock.systemUTC(), Duration.ZERO));
+        recordTogetherKeepingFirstOwners(OwnershipStore.of(JdbcClient.create(plain), plain, Clock.systemUTC(), USER_SCOPE));
     }
 
     /**
-     * A replica trusts a live record it read for the cache's time to live: an owner never changes, and this replica's
-     * own deletion is seen at once; another replica's (here: the row changed behind its back) once the time has passed.
-     * Ids not on record are not kept, so an object recorded after a miss is found at once.
+     * A replica of the relational store trusts a live record it read for the cache's time to live: an owner never
+     * changes, and this replica's own deletion is seen at once; another replica's (here: the row changed behind its
+     * back) once the time has passed. Ids not on record are not kept, so an object recorded after a miss is found at once.
      */
     @Test
     void shouldTrustALiveRecordItReadForTheCacheTtl() {
-        JdbcClient jdbc = JdbcClient.create(dataSource);
         MovableClock clock = new MovableClock(Instant.parse("2026-12-02T10:00:00Z"));
         OwnershipProperties properties = new OwnershipProperties(OwnershipProperties.Scope.USER, Duration.ofSeconds(10));
-        OwnershipStore caching = new OwnershipStore(jdbc, dataSource, clock, properties);
+        OwnershipStore caching = store("postgres", clock, properties.cacheTtl());
         Ownership ownership = new Ownership(caching, properties);
         caching.record("file-1", ObjectKind.FILE, ALICE, null, null);
         caching.record("file-2", ObjectKind.FILE, ALICE, null, null);
 
         assertThat(ownership.visibleIds(List.of("file-1", "file-2", "file-3"), ALICE)).containsExactlyInAnyOrder("file-1", "file-2");
-        jdbc.sql("UPDATE owned_object SET deleted_at = CURRENT_TIMESTAMP WHERE id = 'file-1'").update();
+        postgres.sql("UPDATE owned_object SET deleted_at = CURRENT_TIMESTAMP WHERE id = 'file-1'").update();
         caching.markDeleted("file-2");
         caching.record("file-3", ObjectKind.FILE, ALICE, null, null);
         assertThat(ownership.visibleIds(List.of("file-1", "file-2", "file-3"), ALICE)).containsExactlyInAnyOrder("file-1", "file-3");
@@ -107,6 +109,31 @@ class OwnershipTest {
 
         clock.advance(Duration.ofSeconds(11));
         assertThat(ownership.visibleIds(List.of("file-1", "file-2", "file-3"), ALICE)).containsExactly("file-3");
+    }
+
+    /**
+     * A fresh store: the embedded one on a new in-memory H2 database, or the relational one on a new PostgreSQL schema
+     * (kept in {@link #postgres} for the test to change behind the store's back).
+     */
+    private OwnershipStore store(String database, Clock clock, Duration cacheTtl) {
+        if (database.equals("h2")) {
+            JdbcDataSource h2 = new JdbcDataSource();
+            h2.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
+            Flyway.configure().dataSource(h2).load().migrate();
+            OwnershipStore store = OwnershipStore.of(JdbcClient.create(h2), h2, clock, USER_SCOPE);
+            assertThat(store).isInstanceOf(EmbeddedOwnershipStore.class);
+            return store;
+        }
+        LocalPostgres.recreateSchema("ownership_test");
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setUser("postgres");
+        dataSource.setURL(LocalPostgres.URL + "?currentSchema=ownership_test");
+        Flyway.configure().dataSource(dataSource).schemas("ownership_test").load().migrate();
+        postgres = JdbcClient.create(dataSource);
+        OwnershipStore store = OwnershipStore.of(postgres, dataSource, clock,
+                new OwnershipProperties(OwnershipProperties.Scope.USER, cacheTtl));
+        assertThat(store).isInstanceOf(JdbcOwnershipStore.class);
+        return store;
     }
 
     private static void recordTogetherKeepingFirstOwners(OwnershipStore store) {

@@ -38,6 +38,7 @@ import com.openai.core.http.StreamResponse;
 import com.openai.models.responses.ResponseCreateParams;
 import com.openai.models.responses.ResponseStreamEvent;
 import com.openai.models.responses.Tool;
+import com.sandboxgateway.ownership.OwnershipStore;
 import com.sandboxgateway.store.GroupCommit;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
@@ -59,6 +60,9 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
     @Autowired
     JdbcClient jdbc;
 
+    @Autowired
+    OwnershipStore owners;
+
     @BeforeEach
     void clear() {
         beforeCommit = () -> { };
@@ -74,7 +78,7 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
         AtomicBoolean ownerRowWaitedForTheClient = new AtomicBoolean();
         AtomicReference<String> sentWhenCharged = new AtomicReference<>();
         beforeCommit = () -> {
-            if (!ownerRowHeld.get() && writes("owned_object", "id", response)) {
+            if (!ownerRowHeld.get() && owners.find(response).isPresent()) {
                 ownerRowHeld.set(true);
                 ownerRowWaitedForTheClient.set(await(clientSawCreated));
             }
@@ -90,12 +94,11 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
             events.forEachRemaining(event -> { });
         }
 
-        assertThat(ownerRowWaitedForTheClient).as("the client read response.created while its owner row was uncommitted")
+        assertThat(ownerRowWaitedForTheClient).as("the client read response.created while the settlement that recorded its owner was uncommitted")
                 .isTrue();
         assertThat(sentWhenCharged.get()).as("the final event was relayed before its turn charge was committed")
                 .contains("event: response.completed");
-        assertThat(jdbc.sql("SELECT owner_user FROM owned_object WHERE id = :id").param("id", response).query(String.class)
-                .optional()).contains("alice");
+        assertThat(owners.find(response)).hasValueSatisfying(owner -> assertThat(owner.ownerUser()).isEqualTo("alice"));
         assertThat(count("turn_charge", "charge_id", response)).isEqualTo(1);
         assertThat(count("spend_charge", "charge_id", "response:" + response)).isEqualTo(1);
     }

@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -19,6 +20,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.openai.OpenAiFormat;
+import com.sandboxgateway.ownership.OwnedObject;
+import com.sandboxgateway.ownership.OwnershipStore;
 import com.sandboxgateway.support.ScriptedUpstream;
 import com.sandboxgateway.support.ScriptedUpstreamIntegrationTest;
 import com.sandboxgateway.upstream.UpstreamClient;
@@ -35,6 +38,9 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    OwnershipStore owners;
 
     @Test
     void shouldRelayEachEventBeforeTheUpstreamSendsTheNext() throws Exception {
@@ -272,10 +278,9 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
     /** The owner the store records for {@code id}, once the exchange that showed it has ended (null if none by then). */
     private String ownerOf(String id) throws InterruptedException {
         for (int i = 0; i < 200; i++) {
-            List<String> owners = jdbc.sql("SELECT owner_user FROM owned_object WHERE id = :id").param("id", id)
-                    .query(String.class).list();
-            if (!owners.isEmpty()) {
-                return owners.getFirst();
+            Optional<OwnedObject> owner = owners.find(id);
+            if (owner.isPresent()) {
+                return owner.get().ownerUser();
             }
             Thread.sleep(50);
         }
