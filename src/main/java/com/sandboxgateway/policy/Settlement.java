@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import com.sandboxgateway.store.GroupCommit;
 
@@ -11,8 +12,8 @@ import com.sandboxgateway.store.GroupCommit;
  * What the inspectors of one exchange leave to be done once they have all seen an answer: durable writes (the
  * audit record, owner rows, turn and spend charges) and the changes that follow from their outcomes (counter
  * deltas). The chain settles it once per answer: every staged write in one transaction, group-committed with other
- * exchanges' settlements ({@link GroupCommit}), then the changes, one call per {@link Batch} (one Redis round trip
- * for every counter the answer moves).
+ * exchanges' settlements ({@link GroupCommit}) (a write that takes no transaction, just before it), then the changes,
+ * one call per {@link Batch} (one Redis round trip for every counter the answer moves).
  *
  * <p>When is up to each write ({@link Write#timing}): a JSON answer is settled before it is relayed, and so is a
  * stream event that staged a write which must precede it; an event that staged bookkeeping a client may act on at once
@@ -36,6 +37,15 @@ public final class Settlement {
 
         /** When it must be durable, against the relay of the stream event that staged it. */
         Timing timing();
+
+        /**
+         * Whether it writes to the database, in the settlement's group-committed transaction. One that does not (to the
+         * embedded database's maps, {@link com.sandboxgateway.store.H2Maps}, which take no transaction) is made on its
+         * own before it, and where all are such, no transaction is made.
+         */
+        default boolean joinsTransaction() {
+            return true;
+        }
     }
 
     /** When a write a stream event staged must be durable (a JSON answer's writes all are before it is relayed). */
@@ -109,16 +119,47 @@ public final class Settlement {
         }
     }
 
+    /**
+     * The writes that join no transaction one by one, then the others together; every write is told its outcome, or
+     * given its fallback, even after another's fallback threw. The first thrown is rethrown.
+     */
     private static void tellOutcomes(List<Write> staged, GroupCommit commits) {
+        RuntimeException thrown = null;
+        List<Write> joining = new ArrayList<>(staged.size());
+        for (Write write : staged) {
+            if (write.joinsTransaction()) {
+                joining.add(write);
+                continue;
+            }
+            try {
+                tellOutcomes(List.of(write), writes -> List.of(write.write()));
+            } catch (RuntimeException e) {
+                thrown = thrown == null ? e : thrown;
+            }
+        }
+        try {
+            if (!joining.isEmpty()) {
+                tellOutcomes(joining, commits::commit);
+            }
+        } catch (RuntimeException e) {
+            thrown = thrown == null ? e : thrown;
+        }
+        if (thrown != null) {
+            throw thrown;
+        }
+    }
+
+    /** Makes the writes with {@code commit}, then tells each its outcome; where it failed, gives each its fallback. */
+    private static void tellOutcomes(List<Write> writes, Function<List<Write>, List<Boolean>> commit) {
         List<Boolean> fresh;
         try {
-            fresh = commits.commit(staged);
+            fresh = commit.apply(writes);
         } catch (RuntimeException failure) {
-            fallBack(staged, failure);
+            fallBack(writes, failure);
             return;
         }
-        for (int i = 0; i < staged.size(); i++) {
-            staged.get(i).written(fresh.get(i));
+        for (int i = 0; i < writes.size(); i++) {
+            writes.get(i).written(fresh.get(i));
         }
     }
 

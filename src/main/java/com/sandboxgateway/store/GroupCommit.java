@@ -1,8 +1,6 @@
 package com.sandboxgateway.store;
 
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -36,14 +34,6 @@ public final class GroupCommit {
 
         /** @return whether it changed the store: false when the store held it already (a duplicate, made once by id) */
         boolean write();
-
-        /**
-         * Whether it writes to the database, in the group's transaction. One that does not (to the embedded database's
-         * maps, {@link H2Maps}, which take no transaction) is made at once by its caller, before the group's.
-         */
-        default boolean joinsTransaction() {
-            return true;
-        }
     }
 
     /**
@@ -92,33 +82,12 @@ public final class GroupCommit {
     }
 
     /**
-     * Makes the writes durable together, in one transaction with whatever other callers commit at the same time; those
-     * that join no transaction first, at once, and where they are all such, no transaction is made.
+     * Makes the writes durable together, in one transaction with whatever other callers commit at the same time.
      *
      * @return for each write, in order, whether it changed the store
-     * @throws RuntimeException what failed the group's transaction; none of the writes that join it was made
+     * @throws RuntimeException what failed the group's transaction; none of the writes was made
      */
     public List<Boolean> commit(List<? extends Write> writes) {
-        Boolean[] outcomes = new Boolean[writes.size()];
-        List<Write> joining = new ArrayList<>(writes.size());
-        for (int i = 0; i < outcomes.length; i++) {
-            Write write = writes.get(i);
-            if (write.joinsTransaction()) {
-                joining.add(write);
-            } else {
-                outcomes[i] = write.write();
-            }
-        }
-        if (!joining.isEmpty()) {
-            Iterator<Boolean> committed = commitTogether(joining).iterator();
-            for (int i = 0; i < outcomes.length; i++) {
-                outcomes[i] = outcomes[i] == null ? committed.next() : outcomes[i];
-            }
-        }
-        return Arrays.asList(outcomes);
-    }
-
-    private List<Boolean> commitTogether(List<Write> writes) {
         Pending mine = new Pending(List.copyOf(writes), new CompletableFuture<>());
         waiting.add(mine);
         committing.lock();

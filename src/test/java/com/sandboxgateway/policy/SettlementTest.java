@@ -114,6 +114,26 @@ class SettlementTest {
                 "owner rows falls back after DataAccessResourceFailureException", "counters moved by [turns -999]");
     }
 
+    /**
+     * A write that takes no transaction (the embedded store's maps) is made on its own, first; with nothing else staged
+     * no transaction is begun, and a failed transaction leaves its outcome as it was.
+     */
+    @Test
+    void shouldMakeAWriteThatJoinsNoTransactionOnItsOwnBeforeTheTransaction() {
+        Settlement settlement = Exchanges.on(Route.RESPONSES_CREATE).settlement();
+        Transactions transactions = new Transactions(false);
+        settlement.write(new Direct("owner record"));
+        settlement.settle(new GroupCommit(transactions));
+        assertThat(transactions.begun).isZero();
+
+        settlement.write(write("audit record", true));
+        settlement.write(new Direct("turn charge"));
+        settlement.settle(new GroupCommit(new Transactions(true)));
+
+        assertThat(happened).containsExactly("wrote owner record", "owner record is new", "wrote turn charge",
+                "turn charge is new", "audit record falls back after DataAccessResourceFailureException");
+    }
+
     @Test
     void shouldTouchNeitherDatabaseNorCountersWhenNothingWasStaged() {
         Transactions transactions = new Transactions(false);
@@ -188,6 +208,19 @@ class SettlementTest {
         @Override
         public Settlement.Timing timing() {
             return what.startsWith("audit") ? Settlement.Timing.BEFORE_RELAY : Settlement.Timing.AFTER_RELAY;
+        }
+    }
+
+    /** A write to a store that takes no transaction. */
+    private class Direct extends Written {
+
+        Direct(String what) {
+            super(what, true);
+        }
+
+        @Override
+        public boolean joinsTransaction() {
+            return false;
         }
     }
 

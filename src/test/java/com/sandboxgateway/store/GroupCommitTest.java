@@ -61,30 +61,6 @@ class GroupCommitTest {
         assertThat(secondOutcome).containsExactly(true, false);
     }
 
-    /** Writes that join no transaction are made first, by the caller; the others in one transaction, outcomes in order. */
-    @Test
-    void shouldMakeTheWritesThatJoinNoTransactionFirstAndOpenNoneForThemAlone() {
-        List<String> made = new ArrayList<>();
-        GroupCommit.Write direct = new GroupCommit.Write() {
-            @Override
-            public boolean write() {
-                made.add("direct, in a transaction: " + (current.get() != null));
-                return false;
-            }
-
-            @Override
-            public boolean joinsTransaction() {
-                return false;
-            }
-        };
-
-        assertThat(commits.commit(List.of(direct))).containsExactly(false);
-        assertThat(transactions).hasValue(0);
-        assertThat(commits.commit(List.of(() -> made.add("joined"), direct))).containsExactly(true, false);
-        assertThat(transactions).hasValue(1);
-        assertThat(made).containsExactly("direct, in a transaction: false", "direct, in a transaction: false", "joined");
-    }
-
     private boolean note(String write) {
         current.get().add(write);
         return true;
