@@ -2,6 +2,8 @@ package com.sandboxgateway.budget;
 
 import java.time.Clock;
 
+import javax.sql.DataSource;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -31,8 +33,8 @@ class BudgetConfiguration {
     }
 
     @Bean
-    Budgets budgets(Counters counters, JdbcClient jdbc, SqlDialect dialect, Clock clock, TeamPolicies teams) {
-        return new Budgets(counters, new BudgetStore(jdbc, dialect, clock), teams, clock);
+    Budgets budgets(Counters counters, JdbcClient jdbc, DataSource dataSource, SqlDialect dialect, Clock clock, TeamPolicies teams) {
+        return new Budgets(counters, BudgetStore.of(jdbc, dataSource, dialect, clock), teams, clock);
     }
 
     @Bean

@@ -43,6 +43,11 @@ record StagedCharge(String what, BudgetStore.ChargeRow row, Outcome outcome)
     }
 
     @Override
+    public boolean joinsTransaction() {
+        return row.joinsTransaction();
+    }
+
+    @Override
     public void written(boolean fresh) {
         outcome.charged(fresh);
     }

@@ -52,7 +52,7 @@ class AdmissionTest {
 
     @Test
     void shouldRefuseASpentTeamAndReserveNoTurns() {
-        fixture.budgets.store().recordSpend("response:resp_earlier", "analytics", "alice", fixture.today, 1_000_000);
+        fixture.budgets.store().spendRow("response:resp_earlier", "analytics", "alice", fixture.today, 1_000_000).insert();
         Exchange exchange = inSession("s-2");
 
         Decision decision = admission.apply(exchange);

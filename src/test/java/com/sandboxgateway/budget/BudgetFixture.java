@@ -65,8 +65,7 @@ final class BudgetFixture {
         Flyway.configure().dataSource(h2).load().migrate();
         jdbc = JdbcClient.create(h2);
         teams = new TeamPolicies(Policies.of(settings));
-        budgets = new Budgets(new Counters.Local(clock), new BudgetStore(jdbc, SqlDialect.of(h2), clock),
-                teams, clock);
+        budgets = new Budgets(new Counters.Local(clock), BudgetStore.of(jdbc, h2, SqlDialect.of(h2), clock), teams, clock);
         sessions = new Sessions(budgets.store(), failures);
         turns = new TurnBudget(budgets, teams, meters);
         spend = new SpendBudget(budgets, teams, new Pricing(new PricingProperties(List.of(), TOKEN_PRICE, TOKEN_PRICE,
@@ -92,14 +91,13 @@ final class BudgetFixture {
         return budgets.counters().remaining(List.of(budgets.spendCounter("analytics", today)));
     }
 
-    /** The turns recorded against a charge id, {@code null} while pending; empty when there is no such charge. */
+    /** The turns recorded against alice's charge id, {@code null} while pending; empty when there is no such charge. */
     List<Integer> turnsCharged(String chargeId) {
-        return jdbc.sql("SELECT turns FROM turn_charge WHERE charge_id = :id").param("id", chargeId)
-                .query((row, n) -> (Integer) row.getObject("turns", Integer.class)).list();
+        return Charges.turns(budgets, chargeId, "alice");
     }
 
     /** The spend recorded against a charge id, in micro-USD. */
     List<Long> spendCharged(String chargeId) {
-        return jdbc.sql("SELECT usd_micros FROM spend_charge WHERE charge_id = :id").param("id", chargeId).query(Long.class).list();
+        return Charges.spend(budgets, chargeId);
     }
 }

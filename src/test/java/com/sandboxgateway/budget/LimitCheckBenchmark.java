@@ -49,7 +49,7 @@ public final class LimitCheckBenchmark {
         JdbcDataSource h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:limits;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(h2).load().migrate();
-        BudgetStore store = new BudgetStore(JdbcClient.create(h2), SqlDialect.of(h2), Clock.systemUTC());
+        BudgetStore store = BudgetStore.of(JdbcClient.create(h2), h2, SqlDialect.of(h2), Clock.systemUTC());
         TeamPolicies teams = new TeamPolicies(new Binder(new MapConfigurationPropertySource(Map.of(
                 "gateway.policy.org.spend.max-usd-per-team-per-day", "1000000"))).bindOrCreate("gateway.policy", PolicyProperties.class));
 

@@ -67,7 +67,7 @@ class SessionsTest {
     void shouldRefuseAContinuationWhoseSessionCannotBeRead() {
         JdbcDataSource unmigrated = new JdbcDataSource();
         unmigrated.setURL("jdbc:h2:mem:sessions-unmigrated;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE");
-        Sessions blind = new Sessions(new BudgetStore(JdbcClient.create(unmigrated), new SqlDialect(true, false), fixture.clock),
+        Sessions blind = new Sessions(new JdbcBudgetStore(JdbcClient.create(unmigrated), new SqlDialect(true, false), fixture.clock),
                 fixture.failures);
         Exchange exchange = Exchanges.json(Route.RESPONSES_CREATE, """
                 {"model":"gpt-4.1","input":"go on","previous_response_id":"resp_2"}""");

@@ -21,8 +21,8 @@ import com.sandboxgateway.support.GatewayIntegrationTest;
 
 /**
  * An answer's settlement on H2 outside its PostgreSQL mode (the benchmark's {@code jdbc:h2:mem:} URL), which takes no
- * {@code ON CONFLICT}: its writes look duplicates up first, in the same transaction. A response shown twice is
- * audited, owned and charged once.
+ * {@code ON CONFLICT}: the audit record's insert looks a duplicate up first, in the same transaction; the owner records
+ * and charges go to the file's maps, made once by id. A response shown twice is audited, owned and charged once.
  */
 @TestPropertySource(properties = "spring.datasource.url=jdbc:h2:mem:settlement-plain-h2;DB_CLOSE_DELAY=-1")
 class SettlementOnPlainH2Test extends GatewayIntegrationTest {
@@ -32,6 +32,9 @@ class SettlementOnPlainH2Test extends GatewayIntegrationTest {
 
     @Autowired
     private OwnershipStore owners;
+
+    @Autowired
+    private Budgets budgets;
 
     @Test
     void shouldAuditOwnAndChargeAResponseShownTwiceOnce() throws Exception {
@@ -51,11 +54,9 @@ class SettlementOnPlainH2Test extends GatewayIntegrationTest {
                 .isEqualTo(1);
         assertThat(owners.findAll(List.of(response, call, container))).extracting(OwnedObject::ownerUser)
                 .containsExactly("alice", "alice", "alice");
-        assertThat(jdbc.sql("SELECT turns FROM turn_charge WHERE charge_id = :id").param("id", response).query(Integer.class).list())
-                .containsExactly(1);
-        assertThat(jdbc.sql("SELECT charge_id FROM spend_charge WHERE charge_id IN (:ids)")
-                .param("ids", List.of("response:" + response, "container:" + container)).query(String.class).list())
-                .containsExactlyInAnyOrder("response:" + response, "container:" + container);
+        assertThat(Charges.turns(budgets, response, "alice")).containsExactly(1);
+        assertThat(Charges.spend(budgets, "response:" + response)).hasSize(1);
+        assertThat(Charges.spend(budgets, "container:" + container)).hasSize(1);
         assertThat(second.headers().firstValue("X-Gateway-Turns-Remaining")).as("the second reservation given back whole")
                 .isEqualTo(first.headers().firstValue("X-Gateway-Turns-Remaining"));
     }

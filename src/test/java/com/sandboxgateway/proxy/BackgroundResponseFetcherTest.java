@@ -20,6 +20,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.openai.models.responses.ResponseCreateParams;
+import com.sandboxgateway.budget.Budgets;
+import com.sandboxgateway.budget.Charges;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
 /**
@@ -35,6 +37,8 @@ class BackgroundResponseFetcherTest extends GatewayIntegrationTest {
     BackgroundResponseFetcher fetcher;
     @Autowired
     JdbcClient jdbc;
+    @Autowired
+    Budgets budgets;
 
     @Test
     void shouldAuditAndSettleABackgroundResponseNobodyFetches() throws InterruptedException {
@@ -153,8 +157,8 @@ class BackgroundResponseFetcherTest extends GatewayIntegrationTest {
                 .param("call", call).query().listOfRows();
     }
 
+    /** The turns charged to alice's response, {@code null} while pending. */
     private Integer turns(String response) {
-        return jdbc.sql("SELECT turns FROM turn_charge WHERE charge_id = :id").param("id", response)
-                .query((row, n) -> row.getObject("turns", Integer.class)).list().getFirst();
+        return Charges.turns(budgets, response, "alice").getFirst();
     }
 }

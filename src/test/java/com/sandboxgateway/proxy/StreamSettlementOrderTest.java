@@ -7,10 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Iterator;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.servlet.FilterChain;
@@ -38,16 +38,18 @@ import com.openai.core.http.StreamResponse;
 import com.openai.models.responses.ResponseCreateParams;
 import com.openai.models.responses.ResponseStreamEvent;
 import com.openai.models.responses.Tool;
+import com.sandboxgateway.budget.Budgets;
+import com.sandboxgateway.budget.Charges;
 import com.sandboxgateway.ownership.OwnershipStore;
 import com.sandboxgateway.store.GroupCommit;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
 /**
- * When a stream's writes become durable, against what the client has seen: bookkeeping (owner rows, charges) is
- * committed while the client reads the event that staged it, an executed code call's audit record before its event
- * is relayed. Every settlement's transaction runs a hook of the test after its writes and before its commit, and the
- * gateway's writes to the client are kept as it makes them: that an event was not yet relayed is read there, since a
- * client could only show it by waiting.
+ * When a stream's writes become durable, against what the client has seen: bookkeeping (owner records, charges) is
+ * made while the client reads the event that staged it, an executed code call's audit record committed before its
+ * event is relayed. Every settlement's transaction runs a hook of the test after its writes and before its commit, the
+ * owner store notes each write, and the gateway's writes to the client are kept as it makes them: that an event was
+ * not yet relayed is read there, since a client could only show it by waiting.
  */
 class StreamSettlementOrderTest extends GatewayIntegrationTest {
 
@@ -56,6 +58,8 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
     private static volatile Runnable beforeCommit = () -> { };
     /** What the gateway has written to its clients, in order. */
     private static final StringBuffer SENT = new StringBuffer();
+    /** What it had written to its clients each time it recorded owners. */
+    private static final List<String> SENT_WHEN_OWNED = new CopyOnWriteArrayList<>();
 
     @Autowired
     JdbcClient jdbc;
@@ -63,44 +67,36 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
     @Autowired
     OwnershipStore owners;
 
+    @Autowired
+    Budgets budgets;
+
     @BeforeEach
     void clear() {
         beforeCommit = () -> { };
         SENT.setLength(0);
     }
 
+    /**
+     * The owner records and charges go to the embedded store's maps, in no transaction: what the client had been sent is
+     * read as the owner store is written, the charges riding in the same settling as the stream's last owner records.
+     */
     @Test
-    void shouldRelayTheFirstEventWhileItsOwnerRowIsCommittedAndEndTheStreamOnlyOnceTheChargesAre() {
+    void shouldRecordTheOwnerRightAfterTheFirstEventAndEndTheStreamOnlyOnceCharged() {
         String response = unique("resp_");
         streamed(response, unique("ci_"));
-        CountDownLatch clientSawCreated = new CountDownLatch(1);
-        AtomicBoolean ownerRowHeld = new AtomicBoolean();
-        AtomicBoolean ownerRowWaitedForTheClient = new AtomicBoolean();
-        AtomicReference<String> sentWhenCharged = new AtomicReference<>();
-        beforeCommit = () -> {
-            if (!ownerRowHeld.get() && owners.find(response).isPresent()) {
-                ownerRowHeld.set(true);
-                ownerRowWaitedForTheClient.set(await(clientSawCreated));
-            }
-            if (sentWhenCharged.get() == null && writes("turn_charge", "charge_id", response)) {
-                sentWhenCharged.set(SENT.toString());
-            }
-        };
+        SENT_WHEN_OWNED.clear();
 
         try (StreamResponse<ResponseStreamEvent> stream = sdk(ALICE_KEY).responses().createStreaming(codeRunning())) {
-            Iterator<ResponseStreamEvent> events = stream.stream().iterator();
-            assertThat(events.next().isCreated()).isTrue();
-            clientSawCreated.countDown();
-            events.forEachRemaining(event -> { });
+            stream.stream().forEach(event -> { });
         }
+        assertThat(Charges.turns(budgets, response, "alice")).as("charged when the stream ended").hasSize(1);
+        assertThat(Charges.spend(budgets, "response:" + response)).hasSize(1);
 
-        assertThat(ownerRowWaitedForTheClient).as("the client read response.created while the settlement that recorded its owner was uncommitted")
-                .isTrue();
-        assertThat(sentWhenCharged.get()).as("the final event was relayed before its turn charge was committed")
+        assertThat(SENT_WHEN_OWNED.getFirst()).as("sent when the response's owner was recorded")
+                .contains("event: response.created").doesNotContain("event: response.in_progress");
+        assertThat(SENT_WHEN_OWNED.getLast()).as("sent when the last owners were recorded, with the charges")
                 .contains("event: response.completed");
         assertThat(owners.find(response)).hasValueSatisfying(owner -> assertThat(owner.ownerUser()).isEqualTo("alice"));
-        assertThat(count("turn_charge", "charge_id", response)).isEqualTo(1);
-        assertThat(count("spend_charge", "charge_id", "response:" + response)).isEqualTo(1);
     }
 
     @Test
@@ -146,15 +142,6 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
                 .query(Long.class).single();
     }
 
-    private static boolean await(CountDownLatch latch) {
-        try {
-            return latch.await(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
     @TestConfiguration(proxyBeanMethods = false)
     static class Observed {
 
@@ -165,6 +152,30 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
                 @Override
                 public Object postProcessAfterInitialization(Object bean, String name) {
                     return bean instanceof GroupCommit ? new GroupCommit(new HookedTransactions(transactions.getObject())) : bean;
+                }
+            };
+        }
+
+        /** The application's owner store, noting what had been sent as each answer's owners are recorded. */
+        @Bean
+        static BeanPostProcessor ownersNoted() {
+            return new BeanPostProcessor() {
+                @Override
+                public Object postProcessAfterInitialization(Object bean, String name) {
+                    if (!(bean instanceof OwnershipStore store)) {
+                        return bean;
+                    }
+                    return Proxy.newProxyInstance(OwnershipStore.class.getClassLoader(), new Class<?>[] {OwnershipStore.class},
+                            (proxy, method, args) -> {
+                                if (method.getName().equals("recordAll")) {
+                                    SENT_WHEN_OWNED.add(SENT.toString());
+                                }
+                                try {
+                                    return method.invoke(store, args);
+                                } catch (InvocationTargetException e) {
+                                    throw e.getCause();
+                                }
+                            });
                 }
             };
         }

@@ -1,0 +1,269 @@
+package com.sandboxgateway.budget;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Function;
+
+import org.h2.mvstore.Cursor;
+import org.h2.mvstore.MVMap;
+import org.h2.mvstore.MVStore;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import com.sandboxgateway.store.H2Maps;
+
+/**
+ * The charges of the embedded default, in maps of the H2 file ({@link H2Maps}) rather than tables: a charge costs one
+ * map entry and one per total it counts in (its session and its day; its team's day), not a row with its indexes,
+ * their undo-log entries and a statement. A total is read from the entries of its range, as the table's index would
+ * be, which happens when a counter is seeded. The embedded database serves one replica, so a read-modify-write (a
+ * settlement, a take of background responses) is atomic under this store's lock.
+ */
+final class EmbeddedBudgetStore implements BudgetStore {
+
+    /** Rows moved per statement from the tables a store of an earlier version wrote. */
+    private static final int MOVE_BATCH = 1_000;
+
+    private final H2Maps<Maps> maps;
+    private final Clock clock;
+
+    EmbeddedBudgetStore(H2Maps<Maps> maps, Clock clock) {
+        this.maps = maps;
+        this.clock = clock;
+    }
+
+    /**
+     * The turn charges by id, and their ids by user and session and by user and day (an admin reset's by session
+     * only); the spend charges by id, and their ids by team and day; the pending background responses by id. An index's
+     * key ends with the charge's id, its value is that id.
+     */
+    record Maps(MVMap<String, Object[]> turns, MVMap<String, String> turnsBySession, MVMap<String, String> turnsByDay,
+                MVMap<String, Object[]> spend, MVMap<String, String> spendByDay, MVMap<String, Object[]> background) {
+
+        static Maps open(MVStore store) {
+            return new Maps(store.openMap("gateway.turn_charge"), store.openMap("gateway.turn_charge_by_session"),
+                    store.openMap("gateway.turn_charge_by_day"), store.openMap("gateway.spend_charge"),
+                    store.openMap("gateway.spend_charge_by_day"), store.openMap("gateway.background_response"));
+        }
+    }
+
+    /**
+     * Moves into the maps the rows the tables hold (written by a version of the gateway before them), then deletes them
+     * there, a batch at a time: a start that stopped half-way moves the rest the next time.
+     */
+    EmbeddedBudgetStore movedFrom(JdbcClient jdbc) {
+        move(jdbc, "turn_charge", row -> turnRow(new TurnCharge((String) row.get("charge_id"), (String) row.get("user_name"),
+                (String) row.get("team"), (String) row.get("session_id"), day(row.get("charge_day")),
+                ((Number) row.get("reserved")).intValue(), row.get("turns") == null ? null : ((Number) row.get("turns")).intValue())));
+        move(jdbc, "spend_charge", row -> spendRow((String) row.get("charge_id"), (String) row.get("team"),
+                (String) row.get("user_name"), day(row.get("charge_day")), ((Number) row.get("usd_micros")).longValue()));
+        move(jdbc, "background_response", row -> new Made(maps -> maps.background().putIfAbsent((String) row.get("charge_id"),
+                new Background((String) row.get("user_name"), (String) row.get("team"),
+                        ((OffsetDateTime) row.get("created_at")).toInstant().toEpochMilli(), null).fields()) == null));
+        return this;
+    }
+
+    private static void move(JdbcClient jdbc, String table, Function<Map<String, Object>, ChargeRow> charge) {
+        for (List<Map<String, Object>> rows; !(rows = jdbc.sql("SELECT * FROM " + table + " ORDER BY charge_id LIMIT " + MOVE_BATCH)
+                .query().listOfRows()).isEmpty(); ) {
+            rows.forEach(row -> charge.apply(row).insert());
+            jdbc.sql("DELETE FROM " + table + " WHERE charge_id IN (:ids)")
+                    .param("ids", rows.stream().map(row -> row.get("charge_id")).toList()).update();
+        }
+    }
+
+    private static LocalDate day(Object value) {
+        return value instanceof java.sql.Date date ? date.toLocalDate() : (LocalDate) value;
+    }
+
+    @Override
+    public Optional<String> sessionOf(String responseId, String user) {
+        return turnCharge(responseId, user).map(TurnCharge::session);
+    }
+
+    @Override
+    public Optional<TurnCharge> turnCharge(String chargeId, String user) {
+        Object[] fields = maps.get().turns().get(chargeId);
+        return Optional.ofNullable(fields).map(found -> Turn.of(chargeId, found)).filter(charge -> charge.user().equals(user));
+    }
+
+    @Override
+    public long sessionTurns(String user, String session) {
+        Maps current = maps.get();
+        return ids(current.turnsBySession(), key(user, session)).stream().map(id -> current.turns().get(id)).filter(fields -> fields != null)
+                .mapToLong(fields -> Turn.of(null, fields).counted()).sum();
+    }
+
+    @Override
+    public long dayTurns(String user, LocalDate day) {
+        Maps current = maps.get();
+        return ids(current.turnsByDay(), key(user, day.toString())).stream().map(id -> current.turns().get(id))
+                .filter(fields -> fields != null).mapToLong(fields -> Turn.of(null, fields).counted()).sum();
+    }
+
+    @Override
+    public OptionalLong spendCharge(String chargeId) {
+        Object[] fields = maps.get().spend().get(chargeId);
+        return fields == null ? OptionalLong.empty() : OptionalLong.of((Long) fields[3]);
+    }
+
+    @Override
+    public long daySpendMicros(String team, LocalDate day) {
+        Maps current = maps.get();
+        return ids(current.spendByDay(), key(team, day.toString())).stream().map(id -> current.spend().get(id))
+                .filter(fields -> fields != null).mapToLong(fields -> (Long) fields[3]).sum();
+    }
+
+    @Override
+    public Optional<String> teamOfSession(String user, String session) {
+        Maps current = maps.get();
+        return ids(current.turnsBySession(), key(user, session)).stream().map(id -> current.turns().get(id))
+                .filter(fields -> fields != null).map(fields -> Turn.of(null, fields).team()).findFirst();
+    }
+
+    /**
+     * The charge, its index entries first: a crash between them leaves an entry whose charge is not there, which a total
+     * skips; never a charge its totals cannot count.
+     */
+    @Override
+    public ChargeRow turnRow(TurnCharge charge) {
+        return new Made(maps -> {
+            if (maps.turns().containsKey(charge.chargeId())) {
+                return false;
+            }
+            maps.turnsBySession().put(key(charge.user(), charge.session()) + charge.chargeId(), charge.chargeId());
+            if (!charge.chargeId().startsWith(RESET)) {
+                maps.turnsByDay().put(key(charge.user(), charge.day().toString()) + charge.chargeId(), charge.chargeId());
+            }
+            return maps.turns().putIfAbsent(charge.chargeId(), Turn.fields(charge)) == null;
+        });
+    }
+
+    @Override
+    public ChargeRow spendRow(String chargeId, String team, String user, LocalDate day, long usdMicros) {
+        return new Made(maps -> {
+            if (maps.spend().containsKey(chargeId)) {
+                return false;
+            }
+            maps.spendByDay().put(key(team, day.toString()) + chargeId, chargeId);
+            return maps.spend().putIfAbsent(chargeId, new Object[] {team, user, day.toString(), usdMicros}) == null;
+        });
+    }
+
+    @Override
+    public ChargeRow backgroundRow(TurnCharge charge) {
+        return new Made(maps -> maps.background().putIfAbsent(charge.chargeId(),
+                new Background(charge.user(), charge.team(), clock.millis(), null).fields()) == null);
+    }
+
+    @Override
+    public synchronized boolean settle(String chargeId, int turns) {
+        Maps current = maps.get();
+        Object[] fields = current.turns().get(chargeId);
+        boolean settled = fields != null && fields[Turn.TURNS] == null;
+        if (settled) {
+            Object[] changed = fields.clone();
+            changed[Turn.TURNS] = turns;
+            current.turns().put(chargeId, changed);
+        }
+        forgetUnfetched(chargeId);
+        return settled;
+    }
+
+    @Override
+    public void forgetUnfetched(String chargeId) {
+        maps.get().background().remove(chargeId);
+    }
+
+    @Override
+    public synchronized List<UnfetchedResponses.Unfetched> takeUnfetched(Duration every, Duration maxAge, int limit) {
+        MVMap<String, Object[]> background = maps.get().background();
+        long now = clock.millis();
+        long recent = now - every.toMillis();
+        long oldest = now - maxAge.toMillis();
+        List<Map.Entry<String, Background>> due = new ArrayList<>();
+        for (Cursor<String, Object[]> cursor = background.cursor(null); cursor.hasNext(); ) {
+            String id = cursor.next();
+            Background pending = Background.of(cursor.getValue());
+            if (pending.createdAt() < oldest) {
+                background.remove(id);
+            } else if (pending.createdAt() < recent && (pending.fetchedAt() == null || pending.fetchedAt() < recent)) {
+                due.add(Map.entry(id, pending));
+            }
+        }
+        return due.stream().sorted(Comparator.comparingLong(entry -> entry.getValue().createdAt())).limit(limit)
+                .map(entry -> {
+                    Background pending = entry.getValue();
+                    background.put(entry.getKey(), new Background(pending.user(), pending.team(), pending.createdAt(), now).fields());
+                    return new UnfetchedResponses.Unfetched(entry.getKey(), pending.user(), pending.team());
+                }).toList();
+    }
+
+    /** The ids an index holds under {@code prefix}, in its order. */
+    private static List<String> ids(MVMap<String, String> index, String prefix) {
+        List<String> ids = new ArrayList<>();
+        for (Cursor<String, String> cursor = index.cursor(prefix); cursor.hasNext() && cursor.next().startsWith(prefix); ) {
+            ids.add(cursor.getValue());
+        }
+        return ids;
+    }
+
+    /** An index key's prefix of two values, each led by its length, so that no value can run into the next. */
+    private static String key(String first, String second) {
+        return first.length() + ":" + first + second.length() + ":" + second;
+    }
+
+    /** A charge made in the maps, at once, in no transaction. */
+    private final class Made implements ChargeRow {
+
+        private final Function<Maps, Boolean> make;
+
+        Made(Function<Maps, Boolean> make) {
+            this.make = make;
+        }
+
+        @Override
+        public boolean insert() {
+            return make.apply(maps.get());
+        }
+
+        @Override
+        public boolean joinsTransaction() {
+            return false;
+        }
+    }
+
+    /** A turn charge's fields in the map: user, team, session, day, reserved, turns (null while pending). */
+    private static final class Turn {
+
+        static final int TURNS = 5;
+
+        static Object[] fields(TurnCharge charge) {
+            return new Object[] {charge.user(), charge.team(), charge.session(), charge.day().toString(), charge.reserved(), charge.turns()};
+        }
+
+        static TurnCharge of(String chargeId, Object[] fields) {
+            return new TurnCharge(chargeId, (String) fields[0], (String) fields[1], (String) fields[2], LocalDate.parse((String) fields[3]),
+                    (Integer) fields[4], (Integer) fields[TURNS]);
+        }
+    }
+
+    /** A pending background response's fields in the map: who created it, when (epoch milliseconds), when last taken. */
+    private record Background(String user, String team, long createdAt, Long fetchedAt) {
+
+        static Background of(Object[] fields) {
+            return new Background((String) fields[0], (String) fields[1], (Long) fields[2], (Long) fields[3]);
+        }
+
+        Object[] fields() {
+            return new Object[] {user, team, createdAt, fetchedAt};
+        }
+    }
+}
