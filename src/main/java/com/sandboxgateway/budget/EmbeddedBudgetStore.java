@@ -1,5 +1,7 @@
 package com.sandboxgateway.budget;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -8,9 +10,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import org.h2.mvstore.Cursor;
 import org.h2.mvstore.MVMap;
@@ -59,28 +63,34 @@ final class EmbeddedBudgetStore implements BudgetStore {
      * there, a batch at a time: a start that stopped half-way moves the rest the next time.
      */
     EmbeddedBudgetStore movedFrom(JdbcClient jdbc) {
-        move(jdbc, "turn_charge", row -> turnRow(new TurnCharge((String) row.get("charge_id"), (String) row.get("user_name"),
-                (String) row.get("team"), (String) row.get("session_id"), day(row.get("charge_day")),
-                ((Number) row.get("reserved")).intValue(), row.get("turns") == null ? null : ((Number) row.get("turns")).intValue())));
-        move(jdbc, "spend_charge", row -> spendRow((String) row.get("charge_id"), (String) row.get("team"),
-                (String) row.get("user_name"), day(row.get("charge_day")), ((Number) row.get("usd_micros")).longValue()));
-        move(jdbc, "background_response", row -> new Made(maps -> maps.background().putIfAbsent((String) row.get("charge_id"),
-                new Background((String) row.get("user_name"), (String) row.get("team"),
-                        ((OffsetDateTime) row.get("created_at")).toInstant().toEpochMilli(), null).fields()) == null));
+        move(jdbc, "turn_charge", row -> turnRow(new TurnCharge(row.getString("charge_id"), row.getString("user_name"),
+                row.getString("team"), row.getString("session_id"), row.getObject("charge_day", LocalDate.class),
+                row.getInt("reserved"), row.getObject("turns", Integer.class))));
+        move(jdbc, "spend_charge", row -> spendRow(row.getString("charge_id"), row.getString("team"), row.getString("user_name"),
+                row.getObject("charge_day", LocalDate.class), row.getLong("usd_micros")));
+        move(jdbc, "background_response", row -> {
+            String id = row.getString("charge_id");
+            Background pending = new Background(row.getString("user_name"), row.getString("team"),
+                    row.getObject("created_at", OffsetDateTime.class).toInstant().toEpochMilli(), null);
+            return new Made(maps -> maps.background().putIfAbsent(id, pending.fields()) == null);
+        });
         return this;
     }
 
-    private static void move(JdbcClient jdbc, String table, Function<Map<String, Object>, ChargeRow> charge) {
-        for (List<Map<String, Object>> rows; !(rows = jdbc.sql("SELECT * FROM " + table + " ORDER BY charge_id LIMIT " + MOVE_BATCH)
-                .query().listOfRows()).isEmpty(); ) {
-            rows.forEach(row -> charge.apply(row).insert());
-            jdbc.sql("DELETE FROM " + table + " WHERE charge_id IN (:ids)")
-                    .param("ids", rows.stream().map(row -> row.get("charge_id")).toList()).update();
-        }
+    /** A row of a table, read as what it is made of in the maps. */
+    @FunctionalInterface
+    private interface Moved {
+
+        ChargeRow of(ResultSet row) throws SQLException;
     }
 
-    private static LocalDate day(Object value) {
-        return value instanceof java.sql.Date date ? date.toLocalDate() : (LocalDate) value;
+    private static void move(JdbcClient jdbc, String table, Moved moved) {
+        for (List<Map.Entry<String, ChargeRow>> rows; !(rows = jdbc.sql("SELECT * FROM " + table + " ORDER BY charge_id LIMIT " + MOVE_BATCH)
+                .query((row, n) -> Map.entry(row.getString("charge_id"), moved.of(row))).list()).isEmpty(); ) {
+            rows.forEach(row -> row.getValue().insert());
+            jdbc.sql("DELETE FROM " + table + " WHERE charge_id IN (:ids)").param("ids", rows.stream().map(Map.Entry::getKey).toList())
+                    .update();
+        }
     }
 
     @Override
@@ -90,42 +100,38 @@ final class EmbeddedBudgetStore implements BudgetStore {
 
     @Override
     public Optional<TurnCharge> turnCharge(String chargeId, String user) {
-        Object[] fields = maps.get().turns().get(chargeId);
-        return Optional.ofNullable(fields).map(found -> Turn.of(chargeId, found)).filter(charge -> charge.user().equals(user));
+        return Optional.ofNullable(maps.get().turns().get(chargeId)).map(fields -> Turn.of(chargeId, fields))
+                .filter(charge -> charge.user().equals(user));
     }
 
     @Override
     public long sessionTurns(String user, String session) {
         Maps current = maps.get();
-        return ids(current.turnsBySession(), key(user, session)).stream().map(id -> current.turns().get(id)).filter(fields -> fields != null)
-                .mapToLong(fields -> Turn.of(null, fields).counted()).sum();
+        return charges(current.turnsBySession(), key(user, session), current.turns()).mapToLong(fields -> Turn.of(null, fields).counted()).sum();
     }
 
     @Override
     public long dayTurns(String user, LocalDate day) {
         Maps current = maps.get();
-        return ids(current.turnsByDay(), key(user, day.toString())).stream().map(id -> current.turns().get(id))
-                .filter(fields -> fields != null).mapToLong(fields -> Turn.of(null, fields).counted()).sum();
-    }
-
-    @Override
-    public OptionalLong spendCharge(String chargeId) {
-        Object[] fields = maps.get().spend().get(chargeId);
-        return fields == null ? OptionalLong.empty() : OptionalLong.of((Long) fields[3]);
-    }
-
-    @Override
-    public long daySpendMicros(String team, LocalDate day) {
-        Maps current = maps.get();
-        return ids(current.spendByDay(), key(team, day.toString())).stream().map(id -> current.spend().get(id))
-                .filter(fields -> fields != null).mapToLong(fields -> (Long) fields[3]).sum();
+        return charges(current.turnsByDay(), key(user, day.toString()), current.turns()).mapToLong(fields -> Turn.of(null, fields).counted()).sum();
     }
 
     @Override
     public Optional<String> teamOfSession(String user, String session) {
         Maps current = maps.get();
-        return ids(current.turnsBySession(), key(user, session)).stream().map(id -> current.turns().get(id))
-                .filter(fields -> fields != null).map(fields -> Turn.of(null, fields).team()).findFirst();
+        return charges(current.turnsBySession(), key(user, session), current.turns()).map(fields -> Turn.of(null, fields).team()).findFirst();
+    }
+
+    @Override
+    public OptionalLong spendCharge(String chargeId) {
+        Object[] fields = maps.get().spend().get(chargeId);
+        return fields == null ? OptionalLong.empty() : OptionalLong.of(Spend.micros(fields));
+    }
+
+    @Override
+    public long daySpendMicros(String team, LocalDate day) {
+        Maps current = maps.get();
+        return charges(current.spendByDay(), key(team, day.toString()), current.spend()).mapToLong(Spend::micros).sum();
     }
 
     /**
@@ -153,7 +159,7 @@ final class EmbeddedBudgetStore implements BudgetStore {
                 return false;
             }
             maps.spendByDay().put(key(team, day.toString()) + chargeId, chargeId);
-            return maps.spend().putIfAbsent(chargeId, new Object[] {team, user, day.toString(), usdMicros}) == null;
+            return maps.spend().putIfAbsent(chargeId, Spend.fields(team, user, day, usdMicros)) == null;
         });
     }
 
@@ -206,13 +212,16 @@ final class EmbeddedBudgetStore implements BudgetStore {
                 }).toList();
     }
 
-    /** The ids an index holds under {@code prefix}, in its order. */
-    private static List<String> ids(MVMap<String, String> index, String prefix) {
+    /**
+     * The charges whose ids an index holds under {@code prefix}, in its order; an id whose charge is not there (a crash
+     * between the two writes) is skipped.
+     */
+    private static Stream<Object[]> charges(MVMap<String, String> index, String prefix, MVMap<String, Object[]> charges) {
         List<String> ids = new ArrayList<>();
         for (Cursor<String, String> cursor = index.cursor(prefix); cursor.hasNext() && cursor.next().startsWith(prefix); ) {
             ids.add(cursor.getValue());
         }
-        return ids;
+        return ids.stream().map(charges::get).filter(Objects::nonNull);
     }
 
     /** An index key's prefix of two values, each led by its length, so that no value can run into the next. */
@@ -252,6 +261,18 @@ final class EmbeddedBudgetStore implements BudgetStore {
         static TurnCharge of(String chargeId, Object[] fields) {
             return new TurnCharge(chargeId, (String) fields[0], (String) fields[1], (String) fields[2], LocalDate.parse((String) fields[3]),
                     (Integer) fields[4], (Integer) fields[TURNS]);
+        }
+    }
+
+    /** A spend charge's fields in the map: team, user, day, millionths of a dollar. */
+    private static final class Spend {
+
+        static Object[] fields(String team, String user, LocalDate day, long usdMicros) {
+            return new Object[] {team, user, day.toString(), usdMicros};
+        }
+
+        static long micros(Object[] fields) {
+            return (Long) fields[3];
         }
     }
 
