@@ -132,14 +132,14 @@ public final class Settlement {
                 continue;
             }
             try {
-                tellOutcomes(List.of(write), writes -> List.of(write.write()));
+                make(List.of(write), writes -> List.of(write.write()));
             } catch (RuntimeException e) {
                 thrown = thrown == null ? e : thrown;
             }
         }
         try {
             if (!joining.isEmpty()) {
-                tellOutcomes(joining, commits::commit);
+                make(joining, commits::commit);
             }
         } catch (RuntimeException e) {
             thrown = thrown == null ? e : thrown;
@@ -150,7 +150,7 @@ public final class Settlement {
     }
 
     /** Makes the writes with {@code commit}, then tells each its outcome; where it failed, gives each its fallback. */
-    private static void tellOutcomes(List<Write> writes, Function<List<Write>, List<Boolean>> commit) {
+    private static void make(List<Write> writes, Function<List<Write>, List<Boolean>> commit) {
         List<Boolean> fresh;
         try {
             fresh = commit.apply(writes);
