@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import org.h2.mvstore.Cursor;
@@ -232,15 +232,16 @@ final class EmbeddedBudgetStore implements BudgetStore {
     /** A charge made in the maps, at once, in no transaction. */
     private final class Made implements ChargeRow {
 
-        private final Function<Maps, Boolean> make;
+        /** Makes it in the maps; false when they held it already. */
+        private final Predicate<Maps> make;
 
-        Made(Function<Maps, Boolean> make) {
+        Made(Predicate<Maps> make) {
             this.make = make;
         }
 
         @Override
         public boolean insert() {
-            return make.apply(maps.get());
+            return make.test(maps.get());
         }
 
         @Override
