@@ -1,9 +1,9 @@
 # Helpers every bench script shares (sourced, not run): logging, the Java 21+ and gateway jar lookup, free
 # ports, waiting for a server, reading a process from /proc. Needs ROOT (the repository) set first.
 
-# The image's recommendation for one CPU (Dockerfile), with the heap fixed at 192 MB (bench/README.md, "Memory"): what
+# The image's recommendation for one CPU (Dockerfile), with the heap fixed at 160 MB (bench/README.md, "Memory"): what
 # bench/proxy.sh, bench/ab.sh and bench/floor.sh start a gateway (or the floor) with, unless GATEWAY_JAVA_OPTS says.
-ONE_CPU_JAVA_OPTS="-XX:+UseSerialGC -Xmx192m -Xss512k -XX:MaxMetaspaceSize=160m"
+ONE_CPU_JAVA_OPTS="-XX:+UseSerialGC -Xmx160m -Xss512k -XX:MaxMetaspaceSize=160m"
 
 log() { printf '[%s %s] %s\n' "$(basename "$0" .sh)" "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
