@@ -1,7 +1,5 @@
 package com.sandboxgateway.budget;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -32,9 +30,6 @@ import com.sandboxgateway.store.H2Maps;
  */
 final class EmbeddedBudgetStore implements BudgetStore {
 
-    /** Rows moved per statement from the tables a store of an earlier version wrote. */
-    private static final int MOVE_BATCH = 1_000;
-
     private final H2Maps<Maps> maps;
     private final Clock clock;
 
@@ -58,39 +53,17 @@ final class EmbeddedBudgetStore implements BudgetStore {
         }
     }
 
-    /**
-     * Moves into the maps the rows the tables hold (written by a version of the gateway before them), then deletes them
-     * there, a batch at a time: a start that stopped half-way moves the rest the next time.
-     */
+    /** Moves into the maps the rows the tables hold ({@link H2Maps#moveRows}). */
     EmbeddedBudgetStore movedFrom(JdbcClient jdbc) {
-        move(jdbc, "turn_charge", row -> turnRow(new TurnCharge(row.getString("charge_id"), row.getString("user_name"),
-                row.getString("team"), row.getString("session_id"), row.getObject("charge_day", LocalDate.class),
-                row.getInt("reserved"), row.getObject("turns", Integer.class))));
-        move(jdbc, "spend_charge", row -> spendRow(row.getString("charge_id"), row.getString("team"), row.getString("user_name"),
-                row.getObject("charge_day", LocalDate.class), row.getLong("usd_micros")));
-        move(jdbc, "background_response", row -> {
-            String id = row.getString("charge_id");
-            Background pending = new Background(row.getString("user_name"), row.getString("team"),
-                    row.getObject("created_at", OffsetDateTime.class).toInstant().toEpochMilli(), null);
-            return new Made(maps -> maps.background().putIfAbsent(id, pending.fields()) == null);
-        });
+        H2Maps.moveRows(jdbc, "turn_charge", "charge_id", row -> turnRow(new TurnCharge(row.getString("charge_id"),
+                row.getString("user_name"), row.getString("team"), row.getString("session_id"),
+                row.getObject("charge_day", LocalDate.class), row.getInt("reserved"), row.getObject("turns", Integer.class))).insert());
+        H2Maps.moveRows(jdbc, "spend_charge", "charge_id", row -> spendRow(row.getString("charge_id"), row.getString("team"),
+                row.getString("user_name"), row.getObject("charge_day", LocalDate.class), row.getLong("usd_micros")).insert());
+        H2Maps.moveRows(jdbc, "background_response", "charge_id", row -> maps.get().background().putIfAbsent(row.getString("charge_id"),
+                new Background(row.getString("user_name"), row.getString("team"),
+                        row.getObject("created_at", OffsetDateTime.class).toInstant().toEpochMilli(), null).fields()));
         return this;
-    }
-
-    /** A row of a table, read as what it is made of in the maps. */
-    @FunctionalInterface
-    private interface Moved {
-
-        ChargeRow of(ResultSet row) throws SQLException;
-    }
-
-    private static void move(JdbcClient jdbc, String table, Moved moved) {
-        for (List<Map.Entry<String, ChargeRow>> rows; !(rows = jdbc.sql("SELECT * FROM " + table + " ORDER BY charge_id LIMIT " + MOVE_BATCH)
-                .query((row, n) -> Map.entry(row.getString("charge_id"), moved.of(row))).list()).isEmpty(); ) {
-            rows.forEach(row -> row.getValue().insert());
-            jdbc.sql("DELETE FROM " + table + " WHERE charge_id IN (:ids)").param("ids", rows.stream().map(Map.Entry::getKey).toList())
-                    .update();
-        }
     }
 
     @Override

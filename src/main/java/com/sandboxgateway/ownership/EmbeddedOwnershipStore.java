@@ -12,7 +12,6 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -36,8 +35,6 @@ import com.sandboxgateway.store.H2Maps;
  */
 final class EmbeddedOwnershipStore implements OwnershipStore {
 
-    /** Rows moved per statement from the table a store of an earlier version wrote. */
-    private static final int MOVE_BATCH = 1_000;
     /** Sorts after every expiry ({@link #sortable} writes hex digits): an object without one is reaped last. */
     private static final String UNDATED = "~";
     private static final HexFormat HEX = HexFormat.of();
@@ -64,19 +61,9 @@ final class EmbeddedOwnershipStore implements OwnershipStore {
         }
     }
 
-    /**
-     * Moves into the maps the rows the table {@code owned_object} holds (written by a version of the gateway before
-     * them), then deletes them there, a batch at a time: a start that stopped half-way moves the rest the next time.
-     */
+    /** Moves into the maps the rows the table {@code owned_object} holds ({@link H2Maps#moveRows}). */
     EmbeddedOwnershipStore movedFrom(JdbcClient jdbc) {
-        for (List<Map.Entry<String, Entry>> rows; !(rows = jdbc.sql("SELECT * FROM owned_object ORDER BY id LIMIT " + MOVE_BATCH)
-                .query(EmbeddedOwnershipStore::row).list()).isEmpty(); ) {
-            Maps current = maps.get();
-            for (Map.Entry<String, Entry> row : rows) {
-                put(current, row.getKey(), row.getValue());
-            }
-            jdbc.sql("DELETE FROM owned_object WHERE id IN (:ids)").param("ids", rows.stream().map(Map.Entry::getKey).toList()).update();
-        }
+        H2Maps.moveRows(jdbc, "owned_object", "id", row -> put(maps.get(), row.getString("id"), entry(row)));
         return this;
     }
 
@@ -209,11 +196,10 @@ final class EmbeddedOwnershipStore implements OwnershipStore {
         return HEX.toHexDigits(instant.getEpochSecond() ^ Long.MIN_VALUE) + HEX.toHexDigits(instant.getNano());
     }
 
-    private static Map.Entry<String, Entry> row(ResultSet row, int rowNumber) throws SQLException {
-        return Map.entry(row.getString("id"), new Entry(ObjectKind.valueOf(row.getString("kind")), row.getString("owner_user"),
-                row.getString("owner_team"), row.getString("parent_id"), instant(row.getTimestamp("created_at")),
-                instant(row.getTimestamp("expires_at")), instant(row.getTimestamp("deleted_at")),
-                instant(row.getTimestamp("claimed_until"))));
+    private static Entry entry(ResultSet row) throws SQLException {
+        return new Entry(ObjectKind.valueOf(row.getString("kind")), row.getString("owner_user"), row.getString("owner_team"),
+                row.getString("parent_id"), instant(row.getTimestamp("created_at")), instant(row.getTimestamp("expires_at")),
+                instant(row.getTimestamp("deleted_at")), instant(row.getTimestamp("claimed_until")));
     }
 
     private static Instant instant(Timestamp timestamp) {

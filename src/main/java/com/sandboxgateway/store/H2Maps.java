@@ -1,7 +1,9 @@
 package com.sandboxgateway.store;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -10,6 +12,7 @@ import javax.sql.DataSource;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.MVStore;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Maps in the file of the H2 database embedded in this JVM (the gateway's default store), beside its tables: H2 keeps
@@ -24,6 +27,9 @@ import org.h2.mvstore.MVStore;
  * @param <T> the maps, opened together
  */
 public final class H2Maps<T> {
+
+    /** Rows moved per statement by {@link #moveRows}. */
+    private static final int MOVE_BATCH = 1_000;
 
     private final DataSource dataSource;
     private final Function<MVStore, T> open;
@@ -72,6 +78,30 @@ public final class H2Maps<T> {
             return null;
         } catch (SQLException e) {
             throw new IllegalStateException("cannot reach the database the gateway writes to", e);
+        }
+    }
+
+    /** Puts one row of a table into the maps. */
+    @FunctionalInterface
+    public interface RowMove {
+
+        void put(ResultSet row) throws SQLException;
+    }
+
+    /**
+     * Moves into the maps the rows a table holds (written by a version of the gateway before them), then deletes them
+     * there, {@value #MOVE_BATCH} at a time: a start that stopped half-way moves the rest the next time. A put must keep
+     * what the maps hold already (a row moved before the delete that follows it was lost).
+     *
+     * @param key the table's key column
+     */
+    public static void moveRows(JdbcClient jdbc, String table, String key, RowMove move) {
+        for (List<String> moved; !(moved = jdbc.sql("SELECT * FROM " + table + " ORDER BY " + key + " LIMIT " + MOVE_BATCH)
+                .query((row, n) -> {
+                    move.put(row);
+                    return row.getString(key);
+                }).list()).isEmpty(); ) {
+            jdbc.sql("DELETE FROM " + table + " WHERE " + key + " IN (:keys)").param("keys", moved).update();
         }
     }
 
