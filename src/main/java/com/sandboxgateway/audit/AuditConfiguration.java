@@ -9,6 +9,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import javax.sql.DataSource;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -27,6 +29,7 @@ import com.sandboxgateway.config.TeamPolicies;
 import com.sandboxgateway.review.CodeRiskAnalyzer;
 import com.sandboxgateway.review.ReviewProperties;
 import com.sandboxgateway.store.GroupCommit;
+import com.sandboxgateway.store.H2Maps;
 import com.sandboxgateway.store.SqlDialect;
 import com.sandboxgateway.upstream.NotePublisher;
 
@@ -48,8 +51,8 @@ class AuditConfiguration {
 
     @Bean
     JdbcAuditStore jdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits, SqlDialect dialect,
-                                  JsonMapper json, JdbcAuditTree tree) {
-        return new JdbcAuditStore(jdbc, transactions, commits, dialect, new AuditChain(json), tree);
+                                  DataSource dataSource, JsonMapper json, JdbcAuditTree tree) {
+        return new JdbcAuditStore(jdbc, transactions, commits, dialect, H2Maps.embedded(dataSource), new AuditChain(json), tree);
     }
 
     /** Signed checkpoints and their witnesses; only with a signing key, which must then be valid or the gateway does not start. */

@@ -45,8 +45,11 @@ import com.sandboxgateway.store.SqlDialect;
  * record was new; when another replica appended meanwhile, or a record (or its call) was stored already, the group is
  * rolled back and made again from the head read under lock, each record then inserted at once ({@link GroupCommit.Moved}),
  * as the first transaction and the one after a failure are, and the next few after a move (where other replicas append
- * too, so most would move again). Elsewhere (H2) an update that changes nothing takes the
- * lock, and where the chain moved the head is read under lock at once.
+ * too, so most would move again). On an H2 embedded in this JVM, whose only writer this store is, its records are
+ * inserted at once, and the head's move takes the lock and checks that the chain still ends there; a record whose
+ * {@code seq} was taken, or a move that finds the chain moved, makes the group again in the same way. Where H2 is
+ * shared (reached over TCP), a transaction reads the head under lock before it appends: a writer holding records
+ * while it waits for the head could deadlock with one holding the head while it waits for a record.
  */
 final class JdbcAuditStore {
 
@@ -78,6 +81,11 @@ final class JdbcAuditStore {
     /** Whether a write can carry the chain's lock or the next write ({@code SqlDialect.combinedWrites}). */
     private final boolean combinedWrites;
     /**
+     * Whether this store is the database's only writer (H2 embedded in this JVM, whose one group commit makes every
+     * append), so the chain's end it committed is where the next transaction finds it, unless that one failed.
+     */
+    private final boolean soleWriter;
+    /**
      * The chain's end as this store's last transaction committed it. The next transaction takes it, so no other one
      * extends the same end, and it is put back only when that one commits; empty after a failure, so the next
      * transaction reads the head under lock.
@@ -90,11 +98,12 @@ final class JdbcAuditStore {
      */
     private final AtomicInteger lockFirst = new AtomicInteger();
 
-    JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits, SqlDialect dialect, AuditChain chain,
-                   JdbcAuditTree tree) {
+    JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits, SqlDialect dialect,
+                   boolean soleWriter, AuditChain chain, JdbcAuditTree tree) {
         this.jdbc = jdbc;
         this.onConflict = dialect.onConflict();
         this.combinedWrites = dialect.combinedWrites();
+        this.soleWriter = soleWriter;
         this.transactions = transactions;
         this.commits = commits;
         this.chain = chain;
@@ -125,12 +134,12 @@ final class JdbcAuditStore {
         if (end == null) {
             Head committed = committedEnd.getAndSet(null);
             boolean alone = lockFirst.getAndUpdate(left -> Math.max(0, left - 1)) == 0;
-            if (committed != null && combinedWrites && alone) {
-                end = new ChainEnd(committed, true);
-            } else if (committed != null && !combinedWrites && lockAt(committed)) {
-                end = new ChainEnd(committed, false);
+            if (committed != null && alone && combinedWrites) {
+                end = new ChainEnd(committed, Start.RECORDS_LATER);
+            } else if (committed != null && alone && onConflict && soleWriter) {
+                end = new ChainEnd(committed, Start.CHECKED_AT_MOVE);
             } else {
-                end = new ChainEnd(lockHead(), false);
+                end = new ChainEnd(lockHead(), Start.LOCKED);
             }
             TransactionSynchronizationManager.bindResource(this, end);
             TransactionSynchronizationManager.registerSynchronization(end);
@@ -155,16 +164,21 @@ final class JdbcAuditStore {
          * store committed on PostgreSQL (and trusts the records are new); null where each is inserted at once.
          */
         private final List<Map<String, Object>> later;
+        private final Start start;
+        /** The tree's size where the transaction began: {@link Head#tree} grows with its appends. */
+        private final long startTreeSize;
         private final boolean grew;
         private long seq;
         private String previous;
         private boolean changed;
 
-        ChainEnd(Head head, boolean recordsLater) {
+        ChainEnd(Head head, Start start) {
             this.head = head;
-            this.later = recordsLater ? new ArrayList<>() : null;
+            this.start = start;
+            this.later = start == Start.RECORDS_LATER ? new ArrayList<>() : null;
+            this.startTreeSize = head.tree.size();
             // An end this store committed has its tree level with the chain: only a head just read may need to catch up.
-            this.grew = !recordsLater && catchUp(head, nodes);
+            this.grew = start == Start.LOCKED && catchUp(head, nodes);
             this.seq = head.lastSeq;
             this.previous = head.lastHash;
         }
@@ -189,6 +203,30 @@ final class JdbcAuditStore {
             changed = true;
             if (later != null && later.size() * RECORD_COLUMNS.size() + 2 * (flags.size() + nodes.size()) > MAX_LATER_VALUES) {
                 flushLater();
+            }
+            return true;
+        }
+
+        /**
+         * Inserts the record (its row, {@link #row}) unless it (or its call) is stored already; false then. Where the
+         * database takes {@code ON CONFLICT DO NOTHING} the insert itself tells, and only a record it did not insert is
+         * looked up; elsewhere the record is looked up first. A conflict on {@code seq} instead must not pass as a
+         * duplicate: where the head is not locked yet, another writer extended the chain ({@link #moved}); under the lock
+         * the chain is broken.
+         */
+        private boolean insertNew(Map<String, Object> row, AuditRecord record) {
+            if (!onConflict && held(record)) {
+                return false;
+            }
+            if (jdbc.sql(INSERT_RECORD + VALUES + (onConflict ? " ON CONFLICT DO NOTHING" : "")).params(row).update() == 0) {
+                if (held(record)) {
+                    return false;
+                }
+                if (start == Start.CHECKED_AT_MOVE) {
+                    throw moved();
+                }
+                throw new IllegalStateException("audit record " + row.get("seq") + " exists although the chain ends before it; "
+                        + "GET /actuator/audit/verify shows where the chain is broken");
             }
             return true;
         }
@@ -264,9 +302,16 @@ final class JdbcAuditStore {
                     .add(", tree_size = ").param(head.tree.size()).add(", tree_base = ").param(head.treeBase)
                     .add(", tree_frontier = ").param(head.tree.encoded()).add(" WHERE id = 1");
             if (!combinedWrites) {
+                // Where the head was not locked, the move takes the lock, and only if the chain and its tree still end
+                // where the transaction began; the nodes and flags go after it, so they never meet another writer's.
+                if (start == Start.CHECKED_AT_MOVE) {
+                    move.add(" AND last_seq = ").param(head.lastSeq).add(" AND tree_size = ").param(startTreeSize);
+                }
+                if (jdbc.sql(move.text()).params(move.params()).update() == 0) {
+                    throw moved();
+                }
                 tree.write(nodes);
                 insertFlags();
-                jdbc.sql(move.text()).params(move.params()).update();
                 return;
             }
             // The head's move is the transaction's last statement: the nodes and flags, the records when they were left
@@ -363,20 +408,10 @@ final class JdbcAuditStore {
         Long added = transactions.execute(status -> {
             Head head = lockHead();
             long before = head.tree.size();
-            new ChainEnd(head, false).save();
+            new ChainEnd(head, Start.LOCKED).save();
             return head.tree.size() - before;
         });
         return added == null ? 0 : added;
-    }
-
-    /**
-     * Locks the chain's head if the chain and its tree still end where {@code committed} says, with an update that
-     * changes nothing (H2, unlike PostgreSQL, cannot lock it inside the statement that writes the records, and never
-     * caches a locking read's plan); false when another replica appended meanwhile.
-     */
-    private boolean lockAt(Head committed) {
-        return jdbc.sql("UPDATE audit_chain SET last_seq = last_seq WHERE id = 1 AND last_seq = :seq AND tree_size = :size")
-                .param("seq", committed.lastSeq).param("size", committed.tree.size()).update() == 1;
     }
 
     private Head lockHead() {
@@ -390,6 +425,22 @@ final class JdbcAuditStore {
                 TreeFrontier.decode(treeSize, (String) row.get("tree_frontier")));
     }
 
+    /** How a transaction starts from the chain's end. */
+    private enum Start {
+        /** From the head read under lock: the first transaction, the one after a failure or a move, and a shared H2. */
+        LOCKED,
+        /**
+         * From the end this store last committed, its records left to the head's move, which locks the head where the
+         * transaction began and inserts them (PostgreSQL).
+         */
+        RECORDS_LATER,
+        /**
+         * From the end this store last committed, its records inserted at once, a conflict on {@code seq} read as a move;
+         * the head's move, which locks it, checks that the chain and its tree still end there (H2 embedded in this JVM).
+         */
+        CHECKED_AT_MOVE
+    }
+
     /** The chain head as locked by a transaction: where the chain ends, and the tree that grows with it. */
     private record Head(long lastSeq, String lastHash, long treeBase, TreeFrontier tree) {
     }
@@ -401,26 +452,6 @@ final class JdbcAuditStore {
     private boolean stored(String uniqueColumn, String value) {
         return !jdbc.sql("SELECT 1 FROM audit_record WHERE " + uniqueColumn + " = :value").param("value", value)
                 .query().listOfRows().isEmpty();
-    }
-
-    /**
-     * Inserts the record (its row, {@link #row}) unless it (or its call) is stored already; false then. Where the
-     * database takes {@code ON CONFLICT DO NOTHING} the insert itself tells, and only a record it did not insert is
-     * looked up (a conflict on {@code seq} instead, which the chain lock rules out, must not pass as a duplicate);
-     * elsewhere the record is looked up first.
-     */
-    private boolean insertNew(Map<String, Object> row, AuditRecord record) {
-        if (!onConflict && held(record)) {
-            return false;
-        }
-        if (jdbc.sql(INSERT_RECORD + VALUES + (onConflict ? " ON CONFLICT DO NOTHING" : "")).params(row).update() == 0) {
-            if (held(record)) {
-                return false;
-            }
-            throw new IllegalStateException("audit record " + row.get("seq") + " exists although the chain ends before it; "
-                    + "GET /actuator/audit/verify shows where the chain is broken");
-        }
-        return true;
     }
 
     private boolean held(AuditRecord record) {

@@ -16,6 +16,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.sandboxgateway.store.GroupCommit;
+import com.sandboxgateway.store.H2Maps;
 import com.sandboxgateway.store.SqlDialect;
 import com.sandboxgateway.support.LocalPostgres;
 
@@ -86,11 +87,21 @@ final class AuditStores {
         return dataSource;
     }
 
+    /** The store as a gateway makes it: on an H2 embedded in this JVM, the database's only writer. */
     static JdbcAuditStore store(DataSource dataSource) {
+        return store(dataSource, H2Maps.embedded(dataSource));
+    }
+
+    /** A store of one replica among several that share the database, wherever it runs. */
+    static JdbcAuditStore replica(DataSource dataSource) {
+        return store(dataSource, false);
+    }
+
+    private static JdbcAuditStore store(DataSource dataSource, boolean soleWriter) {
         JdbcClient jdbc = JdbcClient.create(dataSource);
         TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         SqlDialect dialect = SqlDialect.of(dataSource);
         return new JdbcAuditStore(jdbc, transactions, new GroupCommit(transactions, new JdbcTemplate(dataSource), dialect), dialect,
-                new AuditChain(JsonMapper.builder().build()), new JdbcAuditTree(jdbc));
+                soleWriter, new AuditChain(JsonMapper.builder().build()), new JdbcAuditTree(jdbc));
     }
 }

@@ -60,6 +60,13 @@ class StartupMessagesTest {
     }
 
     @Test
+    void shouldRefuseAnEmbeddedDatabaseOtherProcessesCanReach(CapturedOutput output) {
+        failToStart("--spring.datasource.url=jdbc:h2:file:./target/auto-server/gateway;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;AUTO_SERVER=TRUE");
+
+        assertCleanReport(output, "spring.datasource.url", "AUTO_SERVER=TRUE", "PostgreSQL");
+    }
+
+    @Test
     void shouldWarnWhenTheGatewayStartsWithoutASingleKey(CapturedOutput output) {
         try (var gateway = new SpringApplicationBuilder(SandboxGatewayApplication.class).run("--server.port=0",
                 "--management.server.port=0", "--spring.datasource.url=jdbc:h2:mem:no-keys;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE",
