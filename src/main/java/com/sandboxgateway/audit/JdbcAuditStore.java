@@ -62,7 +62,8 @@ final class JdbcAuditStore {
     private static final Map<String, String> RECORD_TYPES = Map.of("seq", "BIGINT", "outputs_truncated", "BOOLEAN",
             "created_at", "TIMESTAMP WITH TIME ZONE");
     private static final String INSERT_RECORD = "INSERT INTO audit_record (" + String.join(", ", RECORD_COLUMNS) + ") ";
-    private static final String VALUES = "VALUES (:" + String.join(", :", RECORD_COLUMNS) + ")";
+    /** Positional: named parameters would be matched to the row's values anew for every record. */
+    private static final String VALUES = "VALUES (" + "?, ".repeat(RECORD_COLUMNS.size() - 1) + "?)";
     /**
      * Values left to the head's move past which they are inserted at once: PostgreSQL takes at most 65,535 parameters
      * per statement, and the commit tail's own rows ({@link CommitTail}) go in the same one.
@@ -218,7 +219,8 @@ final class JdbcAuditStore {
             if (!onConflict && held(record)) {
                 return false;
             }
-            if (jdbc.sql(INSERT_RECORD + VALUES + (onConflict ? " ON CONFLICT DO NOTHING" : "")).params(row).update() == 0) {
+            String insert = INSERT_RECORD + VALUES + (onConflict ? " ON CONFLICT DO NOTHING" : "");
+            if (jdbc.sql(insert).params(new ArrayList<>(row.values())).update() == 0) {
                 if (held(record)) {
                     return false;
                 }
