@@ -79,6 +79,8 @@ final class JdbcAuditStore {
     private final JdbcAuditTree tree;
     /** Whether an insert can tell a duplicate itself ({@code ON CONFLICT DO NOTHING}), with no read before it. */
     private final boolean onConflict;
+    /** The insert of one record, its values by position: a duplicate inserts nothing where the database tells. */
+    private final String insertRecord;
     /** Whether a write can carry the chain's lock or the next write ({@code SqlDialect.combinedWrites}). */
     private final boolean combinedWrites;
     /**
@@ -103,6 +105,7 @@ final class JdbcAuditStore {
                    boolean soleWriter, AuditChain chain, JdbcAuditTree tree) {
         this.jdbc = jdbc;
         this.onConflict = dialect.onConflict();
+        this.insertRecord = INSERT_RECORD + VALUES + (onConflict ? " ON CONFLICT DO NOTHING" : "");
         this.combinedWrites = dialect.combinedWrites();
         this.soleWriter = soleWriter;
         this.transactions = transactions;
@@ -219,8 +222,7 @@ final class JdbcAuditStore {
             if (!onConflict && held(record)) {
                 return false;
             }
-            String insert = INSERT_RECORD + VALUES + (onConflict ? " ON CONFLICT DO NOTHING" : "");
-            if (jdbc.sql(insert).params(new ArrayList<>(row.values())).update() == 0) {
+            if (jdbc.sql(insertRecord).params(new ArrayList<>(row.values())).update() == 0) {
                 if (held(record)) {
                     return false;
                 }
