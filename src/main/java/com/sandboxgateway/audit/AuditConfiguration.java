@@ -44,21 +44,28 @@ class AuditConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(AuditConfiguration.class);
 
+    /**
+     * The audit trail in the file's maps where the database is an H2 embedded in this JVM (the default), which first take
+     * in the rows an earlier version left in the tables; in tables on any other (PostgreSQL, H2 over TCP).
+     */
     @Bean
-    JdbcAuditTree jdbcAuditTree(JdbcClient jdbc) {
-        return new JdbcAuditTree(jdbc);
+    AuditStore auditChainStore(DataSource dataSource, JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits,
+                          SqlDialect dialect, JsonMapper json) {
+        AuditChain chain = new AuditChain(json);
+        return H2Maps.of(dataSource, EmbeddedAuditStore.Maps::open)
+                .<AuditStore>map(maps -> new EmbeddedAuditStore(maps, chain).movedFrom(jdbc))
+                .orElseGet(() -> new JdbcAuditStore(jdbc, transactions, commits, dialect, chain, new JdbcAuditTree(jdbc)));
     }
 
     @Bean
-    JdbcAuditStore jdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits, SqlDialect dialect,
-                                  DataSource dataSource, JsonMapper json, JdbcAuditTree tree) {
-        return new JdbcAuditStore(jdbc, transactions, commits, dialect, H2Maps.embedded(dataSource), new AuditChain(json), tree);
+    AuditTree auditTree(AuditStore store) {
+        return store.tree();
     }
 
     /** Signed checkpoints and their witnesses; only with a signing key, which must then be valid or the gateway does not start. */
     @Bean
     @Conditional(SigningKeySet.class)
-    Checkpoints checkpoints(JdbcAuditTree tree, SpoolingAuditLog auditLog, AuditProperties properties, JsonMapper json,
+    Checkpoints checkpoints(AuditTree tree, SpoolingAuditLog auditLog, AuditProperties properties, JsonMapper json,
                             Clock clock, MeterRegistry meters) {
         List<CheckpointWitness> witnesses = new ArrayList<>();
         AuditProperties.Witness witness = properties.witness();
@@ -76,7 +83,7 @@ class AuditConfiguration {
 
     /** Records name the trace of the request that made them, when it is recorded (tracing on and sampled). */
     @Bean
-    SpoolingAuditLog auditLog(JdbcAuditStore store, AuditProperties properties, JsonMapper json, MeterRegistry meters,
+    SpoolingAuditLog auditLog(AuditStore store, AuditProperties properties, JsonMapper json, MeterRegistry meters,
                               Tracer tracer) throws IOException {
         return new SpoolingAuditLog(store, new AuditSpool(properties.spoolDir(), json), meters, () -> {
             Span span = tracer.currentSpan();
@@ -86,13 +93,13 @@ class AuditConfiguration {
 
     /** A session's failed code blocks in a row, as the audit trail keeps them; read by the review and the budgets. */
     @Bean
-    SessionFailures sessionFailures(JdbcAuditStore store, JsonMapper json) {
+    SessionFailures sessionFailures(AuditStore store, JsonMapper json) {
         return new SessionFailures(store::latestCodeDetails, json);
     }
 
     /** Audits executed code with its review flags; placed among the inspectors by the pipeline configuration. */
     @Bean
-    CodeExecutionAuditor codeExecutionAuditor(SpoolingAuditLog auditLog, JdbcAuditStore store, SessionFailures failures,
+    CodeExecutionAuditor codeExecutionAuditor(SpoolingAuditLog auditLog, AuditStore store, SessionFailures failures,
                                               CodeRiskAnalyzer analyzer, TeamPolicies teams, ReviewProperties review,
                                               AuditProperties properties, MeterRegistry meters, JsonMapper json, Clock clock) {
         return new CodeExecutionAuditor(auditLog, store, new CodeReview(analyzer, teams, failures, review.failureStreak()),
@@ -104,7 +111,7 @@ class AuditConfiguration {
      * checkpoints every {@code checkpoint-interval}; applies retention hourly.
      */
     @Bean(destroyMethod = "shutdownNow")
-    ScheduledExecutorService auditMaintenance(SpoolingAuditLog auditLog, JdbcAuditStore store, AuditProperties properties,
+    ScheduledExecutorService auditMaintenance(SpoolingAuditLog auditLog, AuditStore store, AuditProperties properties,
                                               Clock clock, ObjectProvider<Checkpoints> checkpoints) {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
                 .name("audit-maintenance").daemon().factory());
@@ -119,7 +126,7 @@ class AuditConfiguration {
         return scheduler;
     }
 
-    private static void catchUpTree(JdbcAuditStore store) {
+    private static void catchUpTree(AuditStore store) {
         try {
             long added = store.catchUpTree();
             if (added > 0) {

@@ -39,12 +39,12 @@ class AuditEndpoint {
 
     private static final MimeType TEXT = MimeType.valueOf("text/plain;charset=UTF-8");
 
-    private final JdbcAuditStore store;
+    private final AuditStore store;
     private final JsonMapper json;
-    private final JdbcAuditTree tree;
+    private final AuditTree tree;
     private final ObjectProvider<Checkpoints> checkpoints;
 
-    AuditEndpoint(JdbcAuditStore store, JsonMapper json, JdbcAuditTree tree, ObjectProvider<Checkpoints> checkpoints) {
+    AuditEndpoint(AuditStore store, JsonMapper json, AuditTree tree, ObjectProvider<Checkpoints> checkpoints) {
         this.store = store;
         this.json = json;
         this.tree = tree;

@@ -6,7 +6,6 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.audit.tlog.Checkpoint;
@@ -23,15 +22,13 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 public final class AuditTrail {
 
-    private final JdbcAuditStore store;
-    private final JdbcClient jdbc;
+    private final AuditStore store;
     private final AuditChain chain;
-    private final JdbcAuditTree tree;
+    private final AuditTree tree;
     private final ObjectProvider<Checkpoints> checkpoints;
 
-    AuditTrail(JdbcAuditStore store, JdbcClient jdbc, JsonMapper json, JdbcAuditTree tree, ObjectProvider<Checkpoints> checkpoints) {
+    AuditTrail(AuditStore store, JsonMapper json, AuditTree tree, ObjectProvider<Checkpoints> checkpoints) {
         this.store = store;
-        this.jdbc = jdbc;
         this.chain = new AuditChain(json);
         this.tree = tree;
         this.checkpoints = checkpoints;
@@ -55,9 +52,7 @@ public final class AuditTrail {
 
     /** Up to {@code limit} records of code with this SHA-256 (lower-case hex), in chain order. */
     public List<StoredRecord> withCodeHash(String sha256, int limit) {
-        return jdbc.sql("SELECT seq FROM audit_record WHERE code_sha256 = :hash ORDER BY seq LIMIT :limit")
-                .param("hash", sha256).param("limit", limit).query(Long.class).list().stream()
-                .flatMap(seq -> record(seq).stream()).toList();
+        return store.withCodeHash(sha256, limit);
     }
 
     /**
@@ -65,11 +60,7 @@ public final class AuditTrail {
      * the record itself and up to {@code around} after it (read by index, however long the session).
      */
     public List<StoredRecord> sessionAround(String session, long seq, int around) {
-        List<Long> before = jdbc.sql("SELECT seq FROM audit_record WHERE session_id = :session AND seq < :seq ORDER BY seq DESC LIMIT :n")
-                .param("session", session).param("seq", seq).param("n", around).query(Long.class).list();
-        List<Long> after = jdbc.sql("SELECT seq FROM audit_record WHERE session_id = :session AND seq > :seq ORDER BY seq LIMIT :n")
-                .param("session", session).param("seq", seq).param("n", around).query(Long.class).list();
-        return Stream.of(before.reversed(), List.of(seq), after).flatMap(List::stream)
+        return Stream.of(store.sessionBefore(session, seq, around).reversed(), List.of(seq), store.sessionAfter(session, seq, around)).flatMap(List::stream)
                 .flatMap(place -> record(place).stream()).toList();
     }
 

@@ -31,7 +31,7 @@ final class Checkpoints {
     private static final Logger log = LoggerFactory.getLogger(Checkpoints.class);
     private static final String KEY_SETTING = "gateway.audit.signing-key";
 
-    private final JdbcAuditTree tree;
+    private final AuditTree tree;
     private final AuditLog auditLog;
     private final NoteSigner signer;
     private final List<CheckpointWitness> witnesses;
@@ -41,7 +41,7 @@ final class Checkpoints {
     private final MeterRegistry meters;
 
     /** @param meters gets {@code gateway.audit.checkpoints} and {@code gateway.audit.witness.failures} (by witness kind) */
-    Checkpoints(JdbcAuditTree tree, AuditLog auditLog, NoteSigner signer, List<CheckpointWitness> witnesses, JsonMapper json,
+    Checkpoints(AuditTree tree, AuditLog auditLog, NoteSigner signer, List<CheckpointWitness> witnesses, JsonMapper json,
                 Clock clock, MeterRegistry meters) {
         this.tree = tree;
         this.auditLog = auditLog;

@@ -72,7 +72,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
             "OpenAI may have run code for this request: no answer named its response, so what it ran is not in this log";
 
     private final SpoolingAuditLog auditLog;
-    private final JdbcAuditStore store;
+    private final AuditStore store;
     private final CodeReview review;
     private final MeterFamily<Counter> codeExecutions;
     private final MeterFamily<Counter> shellExecutions;
@@ -83,7 +83,7 @@ public final class CodeExecutionAuditor implements ResponseInspector {
     private final int maxOutputChars;
     private final ShellCallRecords shellCalls;
 
-    CodeExecutionAuditor(SpoolingAuditLog auditLog, JdbcAuditStore store, CodeReview review, MeterRegistry meters, JsonMapper json,
+    CodeExecutionAuditor(SpoolingAuditLog auditLog, AuditStore store, CodeReview review, MeterRegistry meters, JsonMapper json,
                          Clock clock, int maxOutputChars) {
         this.auditLog = auditLog;
         this.store = store;

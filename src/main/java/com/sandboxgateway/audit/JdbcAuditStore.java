@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 import org.springframework.core.Ordered;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -32,7 +31,8 @@ import com.sandboxgateway.store.Sql;
 import com.sandboxgateway.store.SqlDialect;
 
 /**
- * The audit trail in the relational store. Appends lock the one {@code audit_chain} row, so writers
+ * The audit trail in the relational store: PostgreSQL, or an H2 that several processes reach over TCP (the H2 embedded
+ * in this JVM keeps it in its file's maps, {@link EmbeddedAuditStore}). Appends lock the one {@code audit_chain} row, so writers
  * in every thread and on every replica extend a single linear chain, and the Merkle tree over the same
  * records with it (its state lives in that row, so an append costs O(log n) hashes and no reads); an
  * append of a record (or call) already stored is a no-op, so replays and repeated fetches never
@@ -45,15 +45,11 @@ import com.sandboxgateway.store.SqlDialect;
  * record was new; when another replica appended meanwhile, or a record (or its call) was stored already, the group is
  * rolled back and made again from the head read under lock, each record then inserted at once ({@link GroupCommit.Moved}),
  * as the first transaction and the one after a failure are, and the next few after a move (where other replicas append
- * too, so most would move again). On an H2 embedded in this JVM, whose only writer this store is, its records are
- * inserted at once, and the head's move takes the lock and checks that the chain still ends there; a record whose
- * {@code seq} was taken, or a move that finds the chain moved, makes the group again in the same way. Where H2 is
- * shared (reached over TCP), a transaction reads the head under lock before it appends: a writer holding records
- * while it waits for the head could deadlock with one holding the head while it waits for a record.
+ * too, so most would move again). On H2 a transaction reads the head under lock before it appends: a writer holding
+ * records while it waits for the head could deadlock with one holding the head while it waits for a record.
  */
-final class JdbcAuditStore {
+final class JdbcAuditStore implements AuditStore {
 
-    private static final int VERIFY_PAGE = 1000;
     private static final List<String> RECORD_COLUMNS = List.of("seq", "record_id", "kind", "call_id", "request_id",
             "upstream_request_id", "user_name", "team", "session_id", "response_id", "container_id", "model", "status", "code",
             "code_sha256", "outputs", "outputs_truncated", "details", "created_at", "prev_hash", "hash", "flags", "leaf_hash",
@@ -84,11 +80,6 @@ final class JdbcAuditStore {
     /** Whether a write can carry the chain's lock or the next write ({@code SqlDialect.combinedWrites}). */
     private final boolean combinedWrites;
     /**
-     * Whether this store is the database's only writer (H2 embedded in this JVM, whose one group commit makes every
-     * append), so the chain's end it committed is where the next transaction finds it, unless that one failed.
-     */
-    private final boolean soleWriter;
-    /**
      * The chain's end as this store's last transaction committed it. The next transaction takes it, so no other one
      * extends the same end, and it is put back only when that one commits; empty after a failure, so the next
      * transaction reads the head under lock.
@@ -102,12 +93,11 @@ final class JdbcAuditStore {
     private final AtomicInteger lockFirst = new AtomicInteger();
 
     JdbcAuditStore(JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits, SqlDialect dialect,
-                   boolean soleWriter, AuditChain chain, JdbcAuditTree tree) {
+                   AuditChain chain, JdbcAuditTree tree) {
         this.jdbc = jdbc;
         this.onConflict = dialect.onConflict();
         this.insertRecord = INSERT_RECORD + VALUES + (onConflict ? " ON CONFLICT DO NOTHING" : "");
         this.combinedWrites = dialect.combinedWrites();
-        this.soleWriter = soleWriter;
         this.transactions = transactions;
         this.commits = commits;
         this.chain = chain;
@@ -119,7 +109,18 @@ final class JdbcAuditStore {
      * group-committed with whatever else is being committed at the same time (other records, other requests'
      * settlements), so the chain lock and the commit are paid once per group rather than once per record.
      */
-    boolean append(AuditRecord record) {
+    @Override
+    public AuditTree tree() {
+        return tree;
+    }
+
+    @Override
+    public boolean joinsTransaction() {
+        return true;
+    }
+
+    @Override
+    public boolean append(AuditRecord record) {
         return commits.commit(List.of(() -> appendInTransaction(record))).getFirst();
     }
 
@@ -130,7 +131,8 @@ final class JdbcAuditStore {
      * it under lock and brings the tree up to it; the following ones extend it, and the head is saved once, just before
      * the commit.
      */
-    boolean appendInTransaction(AuditRecord record) {
+    @Override
+    public boolean appendInTransaction(AuditRecord record) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
             throw new IllegalStateException("audit records are appended inside a transaction (a group commit's)");
         }
@@ -140,8 +142,6 @@ final class JdbcAuditStore {
             boolean alone = lockFirst.getAndUpdate(left -> Math.max(0, left - 1)) == 0;
             if (committed != null && alone && combinedWrites) {
                 end = new ChainEnd(committed, Start.RECORDS_LATER);
-            } else if (committed != null && alone && onConflict && soleWriter) {
-                end = new ChainEnd(committed, Start.CHECKED_AT_MOVE);
             } else {
                 end = new ChainEnd(lockHead(), Start.LOCKED);
             }
@@ -169,8 +169,6 @@ final class JdbcAuditStore {
          */
         private final List<Map<String, Object>> later;
         private final Start start;
-        /** The tree's size where the transaction began: {@link Head#tree} grows with its appends. */
-        private final long startTreeSize;
         private final boolean grew;
         private long seq;
         private String previous;
@@ -180,7 +178,6 @@ final class JdbcAuditStore {
             this.head = head;
             this.start = start;
             this.later = start == Start.RECORDS_LATER ? new ArrayList<>() : null;
-            this.startTreeSize = head.tree.size();
             // An end this store committed has its tree level with the chain: only a head just read may need to catch up.
             this.grew = start == Start.LOCKED && catchUp(head, nodes);
             this.seq = head.lastSeq;
@@ -215,8 +212,7 @@ final class JdbcAuditStore {
          * Inserts the record (its row, {@link #row}) unless it (or its call) is stored already; false then. Where the
          * database takes {@code ON CONFLICT DO NOTHING} the insert itself tells, and only a record it did not insert is
          * looked up; elsewhere the record is looked up first. A conflict on {@code seq} instead must not pass as a
-         * duplicate: where the head is not locked yet, another writer extended the chain ({@link #moved}); under the lock
-         * the chain is broken.
+         * duplicate: under the lock, the chain is broken.
          */
         private boolean insertNew(Map<String, Object> row, AuditRecord record) {
             if (!onConflict && held(record)) {
@@ -225,9 +221,6 @@ final class JdbcAuditStore {
             if (jdbc.sql(insertRecord).params(new ArrayList<>(row.values())).update() == 0) {
                 if (held(record)) {
                     return false;
-                }
-                if (start == Start.CHECKED_AT_MOVE) {
-                    throw moved();
                 }
                 throw new IllegalStateException("audit record " + row.get("seq") + " exists although the chain ends before it; "
                         + "GET /actuator/audit/verify shows where the chain is broken");
@@ -306,14 +299,8 @@ final class JdbcAuditStore {
                     .add(", tree_size = ").param(head.tree.size()).add(", tree_base = ").param(head.treeBase)
                     .add(", tree_frontier = ").param(head.tree.encoded()).add(" WHERE id = 1");
             if (!combinedWrites) {
-                // Where the head was not locked, the move takes the lock, and only if the chain and its tree still end
-                // where the transaction began; the nodes and flags go after it, so they never meet another writer's.
-                if (start == Start.CHECKED_AT_MOVE) {
-                    move.add(" AND last_seq = ").param(head.lastSeq).add(" AND tree_size = ").param(startTreeSize);
-                }
-                if (jdbc.sql(move.text()).params(move.params()).update() == 0) {
-                    throw moved();
-                }
+                // The head was read under lock: the move, then the nodes and flags.
+                jdbc.sql(move.text()).params(move.params()).update();
                 tree.write(nodes);
                 insertFlags();
                 return;
@@ -383,7 +370,7 @@ final class JdbcAuditStore {
         while (head.treeBase + head.tree.size() < head.lastSeq) {
             long next = head.treeBase + head.tree.size() + 1;
             List<StoredRecord> page = jdbc.sql("SELECT * FROM audit_record WHERE seq >= :from ORDER BY seq LIMIT :limit")
-                    .param("from", next).param("limit", VERIFY_PAGE).query(JdbcAuditStore::map).list();
+                    .param("from", next).param("limit", PAGE).query(JdbcAuditStore::map).list();
             for (StoredRecord stored : page) {
                 if (stored.seq() != head.treeBase + head.tree.size() + 1) {
                     throw new IllegalStateException("audit record " + (head.treeBase + head.tree.size() + 1)
@@ -408,7 +395,8 @@ final class JdbcAuditStore {
      * Brings the tree up to the chain at start, so the first request does not pay for records written
      * before the tree existed. Returns how many records became leaves.
      */
-    long catchUpTree() {
+    @Override
+    public long catchUpTree() {
         Long added = transactions.execute(status -> {
             Head head = lockHead();
             long before = head.tree.size();
@@ -431,18 +419,13 @@ final class JdbcAuditStore {
 
     /** How a transaction starts from the chain's end. */
     private enum Start {
-        /** From the head read under lock: the first transaction, the one after a failure or a move, and a shared H2. */
+        /** From the head read under lock: the first transaction, the one after a failure or a move, and H2 over TCP. */
         LOCKED,
         /**
          * From the end this store last committed, its records left to the head's move, which locks the head where the
          * transaction began and inserts them (PostgreSQL).
          */
-        RECORDS_LATER,
-        /**
-         * From the end this store last committed, its records inserted at once, a conflict on {@code seq} read as a move;
-         * the head's move, which locks it, checks that the chain and its tree still end there (H2 embedded in this JVM).
-         */
-        CHECKED_AT_MOVE
+        RECORDS_LATER
     }
 
     /** The chain head as locked by a transaction: where the chain ends, and the tree that grows with it. */
@@ -492,12 +475,14 @@ final class JdbcAuditStore {
         return row;
     }
 
-    List<StoredRecord> query(AuditQuery query) {
+    @Override
+    public List<StoredRecord> query(AuditQuery query) {
         return query(query, "");
     }
 
     /** The flagged code blocks and shell calls matching the query (whose kind, when it names one, narrows to it). */
-    List<StoredRecord> flaggedExecutions(AuditQuery query) {
+    @Override
+    public List<StoredRecord> flaggedExecutions(AuditQuery query) {
         return query(query, " AND kind IN ('CODE_EXECUTION', 'SHELL_EXECUTION') AND flags IS NOT NULL");
     }
 
@@ -535,7 +520,8 @@ final class JdbcAuditStore {
     }
 
     /** Walks the chain from its base and reports the first record whose link does not hold. */
-    ChainVerification verify() {
+    @Override
+    public ChainVerification verify() {
         Map<String, Object> head = jdbc.sql("SELECT last_seq, base_seq, base_hash FROM audit_chain WHERE id = 1").query().singleRow();
         long expectedSeq = ((Number) head.get("base_seq")).longValue() + 1;
         long lastSeq = ((Number) head.get("last_seq")).longValue();
@@ -543,7 +529,7 @@ final class JdbcAuditStore {
         long checked = 0;
         while (true) {
             List<StoredRecord> page = jdbc.sql("SELECT * FROM audit_record WHERE seq >= :from ORDER BY seq LIMIT :limit")
-                    .param("from", expectedSeq).param("limit", VERIFY_PAGE).query(JdbcAuditStore::map).list();
+                    .param("from", expectedSeq).param("limit", PAGE).query(JdbcAuditStore::map).list();
             for (StoredRecord stored : page) {
                 if (stored.seq() != expectedSeq) {
                     return ChainVerification.broken(checked, expectedSeq, "record missing: the chain jumps to " + stored.seq());
@@ -562,7 +548,7 @@ final class JdbcAuditStore {
                 expectedSeq++;
                 checked++;
             }
-            if (page.size() < VERIFY_PAGE) {
+            if (page.size() < PAGE) {
                 break;
             }
         }
@@ -576,7 +562,8 @@ final class JdbcAuditStore {
      * Deletes records older than {@code cutoff} from the start of the chain, and moves the chain's base
      * to the last deleted record's hash, so what remains still verifies.
      */
-    int deleteOlderThan(Instant cutoff) {
+    @Override
+    public int deleteOlderThan(Instant cutoff) {
         Integer deleted = transactions.execute(status -> {
             jdbc.sql("SELECT last_seq FROM audit_chain WHERE id = 1 FOR UPDATE").query().singleRow();
             List<Map<String, Object>> boundary = jdbc.sql("""
@@ -595,27 +582,38 @@ final class JdbcAuditStore {
         return deleted == null ? 0 : deleted;
     }
 
-    /** Streams every record in chain order to {@code sink} (export), a page at a time. */
-    void forEach(AuditQuery query, Consumer<StoredRecord> sink) {
-        Long after = query.after();
-        while (true) {
-            List<StoredRecord> page = query(new AuditQuery(query.user(), query.team(), query.session(), query.container(),
-                    query.since(), query.until(), query.kind(), query.flag(), after, VERIFY_PAGE));
-            page.forEach(sink);
-            if (page.size() < VERIFY_PAGE) {
-                return;
-            }
-            after = page.getLast().seq();
-        }
+    @Override
+    public List<StoredRecord> withCodeHash(String sha256, int limit) {
+        return records(jdbc.sql("SELECT seq FROM audit_record WHERE code_sha256 = :hash ORDER BY seq LIMIT :limit")
+                .param("hash", sha256).param("limit", limit).query(Long.class).list());
+    }
+
+    @Override
+    public List<Long> sessionBefore(String session, long seq, int count) {
+        return jdbc.sql("SELECT seq FROM audit_record WHERE session_id = :session AND seq < :seq ORDER BY seq DESC LIMIT :n")
+                .param("session", session).param("seq", seq).param("n", count).query(Long.class).list();
+    }
+
+    @Override
+    public List<Long> sessionAfter(String session, long seq, int count) {
+        return jdbc.sql("SELECT seq FROM audit_record WHERE session_id = :session AND seq > :seq ORDER BY seq LIMIT :n")
+                .param("session", session).param("seq", seq).param("n", count).query(Long.class).list();
+    }
+
+    private List<StoredRecord> records(List<Long> seqs) {
+        return seqs.isEmpty() ? List.of() : jdbc.sql("SELECT * FROM audit_record WHERE seq IN (:seqs) ORDER BY seq")
+                .param("seqs", seqs).query(JdbcAuditStore::map).list();
     }
 
     /** Whether the record of this code-interpreter or shell call is stored already. */
-    boolean holdsCall(String callId) {
+    @Override
+    public boolean holdsCall(String callId) {
         return stored("call_id", callId);
     }
 
     /** The details of the session's latest code-execution or shell-call record, if it has one. */
-    Optional<String> latestCodeDetails(String user, String session) {
+    @Override
+    public Optional<String> latestCodeDetails(String user, String session) {
         return jdbc.sql("""
                 SELECT details FROM audit_record WHERE session_id = :session AND user_name = :user
                 AND kind IN ('CODE_EXECUTION', 'SHELL_EXECUTION') ORDER BY seq DESC LIMIT 1""").param("session", session).param("user", user).query(String.class).optional();
@@ -625,7 +623,7 @@ final class JdbcAuditStore {
         return stored == null ? List.of() : Arrays.stream(stored.split(",")).filter(flag -> !flag.isEmpty()).toList();
     }
 
-    private static StoredRecord map(ResultSet row, int rowNumber) throws SQLException {
+    static StoredRecord map(ResultSet row, int rowNumber) throws SQLException {
         AuditRecord record = new AuditRecord(row.getString("record_id"), AuditRecord.Kind.valueOf(row.getString("kind")),
                 row.getString("call_id"), row.getString("request_id"), row.getString("upstream_request_id"),
                 row.getString("user_name"), row.getString("team"), row.getString("session_id"), row.getString("response_id"),

@@ -3,32 +3,27 @@ package com.sandboxgateway.audit;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sandboxgateway.audit.tlog.Checkpoint;
-import com.sandboxgateway.audit.tlog.MerkleProofs;
-import com.sandboxgateway.audit.tlog.NodeSource;
 import com.sandboxgateway.audit.tlog.TreeFrontier;
 import com.sandboxgateway.audit.tlog.TreeNodes;
 import com.sandboxgateway.store.Sql;
 
 /**
- * The audit records' Merkle tree in the relational store: its complete nodes ({@code audit_tree_node}),
- * its state in the chain head row, the proofs and tree heads read from them, and the signed checkpoints.
- * Leaf {@code i} is the record with seq {@code tree_base + i + 1}.
+ * The audit records' Merkle tree in the relational store: its complete nodes ({@code audit_tree_node}), its state in
+ * the chain head row ({@code tree_size}, {@code tree_base}, {@code tree_frontier}) and the signed checkpoints
+ * ({@code audit_checkpoint}).
  */
-final class JdbcAuditTree {
+final class JdbcAuditTree implements AuditTree {
 
     private static final HexFormat HEX = HexFormat.of();
     /** Rows per multi-row insert: well below every driver's parameter limit. */
@@ -113,67 +108,29 @@ final class JdbcAuditTree {
         jdbc.sql(sql.text()).params(sql.params()).update();
     }
 
-    /** The signed-ready head of the tree as it is now: its size and root under {@code origin}. */
-    Checkpoint head(String origin) {
+    @Override
+    public Checkpoint head(String origin) {
         Map<String, Object> row = jdbc.sql("SELECT tree_size, tree_frontier FROM audit_chain WHERE id = 1").query().singleRow();
         TreeFrontier frontier = TreeFrontier.decode(((Number) row.get("tree_size")).longValue(), (String) row.get("tree_frontier"));
         return new Checkpoint(origin, frontier.size(), frontier.root());
     }
 
-    /** The RFC 9162 proof that the record {@code seq} is in the tree of {@code size} leaves. */
-    InclusionProof inclusion(long seq, long size) {
-        TreeSpan tree = span();
-        tree.checkSize(size, "size");
-        long leaf = seq - 1 - tree.base();
-        if (leaf < 0 || leaf >= size) {
-            throw new IllegalArgumentException("seq must be a record in the tree of " + size + " leaves: "
-                    + (tree.base() + 1) + ".." + (tree.base() + size));
-        }
-        return withNodes(nodes -> new InclusionProof(seq, leaf, size, base64(nodes.node(0, leaf)),
-                base64(MerkleProofs.root(size, nodes)), MerkleProofs.inclusion(leaf, size, nodes).stream().map(JdbcAuditTree::base64).toList()));
-    }
-
-    /** The RFC 9162 proof that the tree of {@code to} leaves extends the tree of {@code from}. */
-    ConsistencyProof consistency(long from, long to) {
-        TreeSpan tree = span();
-        tree.checkSize(from, "from");
-        tree.checkSize(to, "to");
-        if (from > to) {
-            throw new IllegalArgumentException("from must not exceed to");
-        }
-        return withNodes(nodes -> new ConsistencyProof(from, to, base64(MerkleProofs.root(from, nodes)),
-                base64(MerkleProofs.root(to, nodes)), MerkleProofs.consistency(from, to, nodes).stream().map(JdbcAuditTree::base64).toList()));
-    }
-
-    /**
-     * Runs a proof computation twice: once to learn which nodes it reads, then on those nodes fetched in
-     * one query, so a proof costs one round trip instead of one per node.
-     */
-    private <T> T withNodes(Function<NodeSource, T> proof) {
-        Set<Long> keys = new LinkedHashSet<>();
-        proof.apply((level, index) -> {
-            keys.add(TreeNodes.key(level, index));
-            return new byte[32];
-        });
+    @Override
+    public Map<Long, byte[]> nodes(Set<Long> keys) {
         Map<Long, byte[]> fetched = new HashMap<>();
         jdbc.sql("SELECT id, hash FROM audit_tree_node WHERE id IN (:ids)").param("ids", List.copyOf(keys))
                 .query((row, n) -> fetched.put(row.getLong("id"), HEX.parseHex(row.getString("hash")))).list();
-        return proof.apply((level, index) -> {
-            byte[] hash = fetched.get(TreeNodes.key(level, index));
-            if (hash == null) {
-                throw new IllegalStateException("the audit tree lacks its node " + level + "/" + index);
-            }
-            return hash;
-        });
+        return fetched;
     }
 
-    private TreeSpan span() {
+    @Override
+    public Span span() {
         Map<String, Object> row = jdbc.sql("SELECT tree_size, tree_base FROM audit_chain WHERE id = 1").query().singleRow();
-        return new TreeSpan(((Number) row.get("tree_size")).longValue(), ((Number) row.get("tree_base")).longValue());
+        return new Span(((Number) row.get("tree_size")).longValue(), ((Number) row.get("tree_base")).longValue());
     }
 
-    /** Keeps a signed checkpoint; false when one of that tree size is kept already (another replica signed it). */
-    boolean save(Checkpoint checkpoint, String note, Instant at) {
+    @Override
+    public boolean save(Checkpoint checkpoint, String note, Instant at) {
         try {
             return jdbc.sql("""
                     INSERT INTO audit_checkpoint (tree_size, root_hash, note, created_at) VALUES (:size, :root, :note, :at)""")
@@ -184,21 +141,8 @@ final class JdbcAuditTree {
         }
     }
 
-    /** The signed note of the largest tree checkpointed, if any. */
-    Optional<String> latestCheckpoint() {
+    @Override
+    public Optional<String> latestCheckpoint() {
         return jdbc.sql("SELECT note FROM audit_checkpoint ORDER BY tree_size DESC LIMIT 1").query(String.class).optional();
-    }
-
-    private static String base64(byte[] hash) {
-        return Base64.getEncoder().encodeToString(hash);
-    }
-
-    private record TreeSpan(long size, long base) {
-
-        void checkSize(long value, String name) {
-            if (value < 1 || value > size) {
-                throw new IllegalArgumentException(name + " must be a tree size between 1 and " + size + " (the current one)");
-            }
-        }
     }
 }

@@ -28,7 +28,7 @@ public final class SpoolingAuditLog implements AuditLog {
 
     private static final Logger log = LoggerFactory.getLogger(SpoolingAuditLog.class);
 
-    private final JdbcAuditStore store;
+    private final AuditStore store;
     private final AuditSpool spool;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile long spooled;
@@ -39,7 +39,7 @@ public final class SpoolingAuditLog implements AuditLog {
 
     private final Supplier<String> traceIds;
 
-    SpoolingAuditLog(JdbcAuditStore store, AuditSpool spool, MeterRegistry meters) {
+    SpoolingAuditLog(AuditStore store, AuditSpool spool, MeterRegistry meters) {
         this(store, spool, meters, () -> null);
     }
 
@@ -47,7 +47,7 @@ public final class SpoolingAuditLog implements AuditLog {
      * @param meters gets {@code gateway.audit.writes} (by outcome), {@code gateway.audit.spool.depth}, {@code gateway.audit.replays}
      * @param traceIds the trace the calling thread works in, or {@code null}: stamped on every record it makes
      */
-    SpoolingAuditLog(JdbcAuditStore store, AuditSpool spool, MeterRegistry meters, Supplier<String> traceIds) {
+    SpoolingAuditLog(AuditStore store, AuditSpool spool, MeterRegistry meters, Supplier<String> traceIds) {
         this.traceIds = traceIds;
         this.store = store;
         this.spool = spool;
@@ -99,7 +99,7 @@ public final class SpoolingAuditLog implements AuditLog {
         settlement.write(new StagedRecord(record, kept));
     }
 
-    /** A record staged in a settlement: appended in its transaction, or spooled when that fails. */
+    /** A record staged in a settlement: appended in its transaction (or before it), or spooled when that fails. */
     private final class StagedRecord implements Settlement.Write {
 
         private final AuditRecord record;
@@ -113,6 +113,11 @@ public final class SpoolingAuditLog implements AuditLog {
         @Override
         public boolean write() {
             return store.appendInTransaction(record);
+        }
+
+        @Override
+        public boolean joinsTransaction() {
+            return store.joinsTransaction();
         }
 
         @Override

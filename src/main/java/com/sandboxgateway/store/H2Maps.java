@@ -67,27 +67,15 @@ public final class H2Maps<T> {
         return current.maps();
     }
 
-    /**
-     * Whether the database behind {@code dataSource} is an H2 database embedded in this JVM: this gateway is then its
-     * only client (design.md §1.6; {@code StoreConfiguration} refuses H2's {@code AUTO_SERVER}).
-     */
-    public static boolean embedded(DataSource dataSource) {
-        return withSession(dataSource, session -> true) != null;
-    }
-
     /** The maps opened in the database's store while a connection holds the database open; null: not an embedded H2. */
     private static <T> Opened<T> opened(DataSource dataSource, Function<MVStore, T> open) {
-        return withSession(dataSource, session -> {
-            MVStore store = session.getDatabase().getStore().getMvStore();
-            return new Opened<>(store, open.apply(store));
-        });
-    }
-
-    /** {@code use} applied to an embedded H2's session while a connection holds it open; null: not an embedded H2. */
-    private static <R> R withSession(DataSource dataSource, Function<SessionLocal, R> use) {
         try (Connection connection = dataSource.getConnection()) {
-            return connection.isWrapperFor(JdbcConnection.class)
-                    && connection.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal session ? use.apply(session) : null;
+            if (connection.isWrapperFor(JdbcConnection.class)
+                    && connection.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal session) {
+                MVStore store = session.getDatabase().getStore().getMvStore();
+                return new Opened<>(store, open.apply(store));
+            }
+            return null;
         } catch (SQLException e) {
             throw new IllegalStateException("cannot reach the database the gateway writes to", e);
         }

@@ -29,9 +29,9 @@ class StoreConfiguration {
 
     /**
      * The dialect of the configured database, which is never an embedded H2 that other processes can reach too
-     * ({@code AUTO_SERVER=TRUE}): the embedded database is one gateway's own (design.md §1.6). It keeps owner records and
-     * charges in maps beside its tables, which another process would not see, and its audit chain's head is not locked
-     * between one gateway's appends ({@link H2Maps#embedded}).
+     * ({@code AUTO_SERVER=TRUE}): the embedded database is one gateway's own (design.md §1.6). It keeps owner records,
+     * charges and the audit trail in maps beside its tables ({@link H2Maps}), which another process would not see, and
+     * whose appends no lock orders but that of this gateway's store.
      */
     @Bean
     SqlDialect sqlDialect(DataSource dataSource, Environment environment) {

@@ -1,5 +1,6 @@
 package com.sandboxgateway.audit;
 
+import java.nio.file.Path;
 import java.util.UUID;
 
 import javax.sql.DataSource;
@@ -31,6 +32,13 @@ final class AuditStores {
     static DataSource h2() {
         JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
+        return pooled(migrated(dataSource, null));
+    }
+
+    /** An H2 file in {@code directory}, as the gateway opens it, with {@code settings} (";KEY=VALUE") added to the URL. */
+    static DataSource h2File(Path directory, String settings) {
+        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource.setURL("jdbc:h2:file:" + directory.resolve("gateway") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE" + settings);
         return pooled(migrated(dataSource, null));
     }
 
@@ -87,21 +95,18 @@ final class AuditStores {
         return dataSource;
     }
 
-    /** The store as a gateway makes it: on an H2 embedded in this JVM, the database's only writer. */
+    /** The store a gateway makes on an H2 embedded in this JVM: in the file's maps, the tables' rows moved into them. */
+    static EmbeddedAuditStore embedded(DataSource dataSource) {
+        return new EmbeddedAuditStore(H2Maps.of(dataSource, EmbeddedAuditStore.Maps::open).orElseThrow(),
+                new AuditChain(JsonMapper.builder().build())).movedFrom(JdbcClient.create(dataSource));
+    }
+
+    /** The tables' store of one replica (of several that may share the database). */
     static JdbcAuditStore store(DataSource dataSource) {
-        return store(dataSource, H2Maps.embedded(dataSource));
-    }
-
-    /** A store of one replica among several that share the database, wherever it runs. */
-    static JdbcAuditStore replica(DataSource dataSource) {
-        return store(dataSource, false);
-    }
-
-    private static JdbcAuditStore store(DataSource dataSource, boolean soleWriter) {
         JdbcClient jdbc = JdbcClient.create(dataSource);
         TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         SqlDialect dialect = SqlDialect.of(dataSource);
         return new JdbcAuditStore(jdbc, transactions, new GroupCommit(transactions, new JdbcTemplate(dataSource), dialect), dialect,
-                soleWriter, new AuditChain(JsonMapper.builder().build()), new JdbcAuditTree(jdbc));
+                new AuditChain(JsonMapper.builder().build()), new JdbcAuditTree(jdbc));
     }
 }

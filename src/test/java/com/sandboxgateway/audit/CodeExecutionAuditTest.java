@@ -38,7 +38,7 @@ class CodeExecutionAuditTest extends GatewayIntegrationTest {
             + "ax = df.plot(x='month', y='revenue')\nax.figure.savefig('/mnt/data/plot.png')\nprint(df.shape)";
 
     @Autowired
-    JdbcAuditStore store;
+    AuditStore store;
 
     @Test
     void shouldRecordTheCodeOfANonStreamedResponseAndAskForItsOutputs() {

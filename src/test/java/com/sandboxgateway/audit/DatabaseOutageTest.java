@@ -53,10 +53,10 @@ class DatabaseOutageTest extends GatewayIntegrationTest {
     private static PostgresCluster cluster;
 
     @Autowired
-    JdbcAuditStore store;
+    AuditStore store;
 
     @Autowired
-    JdbcAuditTree tree;
+    AuditTree tree;
 
     @Autowired
     SpoolingAuditLog auditLog;

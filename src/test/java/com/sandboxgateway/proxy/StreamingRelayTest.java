@@ -9,7 +9,6 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -17,11 +16,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.sandboxgateway.audit.AuditRecord;
+import com.sandboxgateway.audit.AuditTrail;
 import com.sandboxgateway.openai.OpenAiFormat;
 import com.sandboxgateway.ownership.OwnedObject;
 import com.sandboxgateway.ownership.OwnershipStore;
+import com.sandboxgateway.support.Audited;
 import com.sandboxgateway.support.ScriptedUpstream;
 import com.sandboxgateway.support.ScriptedUpstreamIntegrationTest;
 import com.sandboxgateway.upstream.UpstreamClient;
@@ -37,7 +38,7 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
     UpstreamClient upstream;
 
     @Autowired
-    JdbcClient jdbc;
+    AuditTrail auditTrail;
 
     @Autowired
     OwnershipStore owners;
@@ -155,12 +156,12 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
             }
         }
 
-        Map<String, Object> record = auditRecordOf(call);
+        AuditRecord record = auditRecordOf(call);
         assertThat(record).as("the audit record of %s", call).isNotNull();
-        assertThat(record.get("code")).isEqualTo("import os\nprint(os.listdir('/mnt/data'))");
-        assertThat(record.get("status")).isEqualTo("interpreting");
-        assertThat(record.get("outputs")).isNull();
-        assertThat((String) record.get("details")).contains("\"end_unseen\"");
+        assertThat(record.code()).isEqualTo("import os\nprint(os.listdir('/mnt/data'))");
+        assertThat(record.status()).isEqualTo("interpreting");
+        assertThat(record.outputs()).isNull();
+        assertThat(record.details()).contains("\"end_unseen\"");
     }
 
     @Test
@@ -186,10 +187,10 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
         }
 
         assertThat(await(upstreamCutOff)).as("the upstream connection was dropped").isTrue();
-        Map<String, Object> record = auditRecordOf(call);
+        AuditRecord record = auditRecordOf(call);
         assertThat(record).as("the audit record of %s", call).isNotNull();
-        assertThat(record.get("code")).isEqualTo("print(1)");
-        assertThat(record.get("status")).isEqualTo("in_progress");
+        assertThat(record.code()).isEqualTo("print(1)");
+        assertThat(record.status()).isEqualTo("in_progress");
     }
 
     @Test
@@ -212,8 +213,7 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
 
         // The model was still writing the code: nothing ran. The exchange has ended once its response is owned.
         assertThat(ownerOf(response)).isEqualTo("alice");
-        assertThat(jdbc.sql("SELECT COUNT(*) FROM audit_record WHERE call_id = :call").param("call", call).query(Long.class)
-                .single()).isZero();
+        assertThat(Audited.records(auditTrail, record -> call.equals(record.callId()))).isEmpty();
     }
 
     @Test
@@ -263,10 +263,9 @@ class StreamingRelayTest extends ScriptedUpstreamIntegrationTest {
     }
 
     /** The audit record of the call {@code callId}, once the exchange that showed it has ended (null if none by then). */
-    private Map<String, Object> auditRecordOf(String callId) throws InterruptedException {
+    private AuditRecord auditRecordOf(String callId) throws InterruptedException {
         for (int i = 0; i < 200; i++) {
-            List<Map<String, Object>> records = jdbc.sql("SELECT code, status, outputs, details FROM audit_record WHERE call_id = :call")
-                    .param("call", callId).query().listOfRows();
+            List<AuditRecord> records = Audited.records(auditTrail, record -> callId.equals(record.callId()));
             if (!records.isEmpty()) {
                 return records.getFirst();
             }

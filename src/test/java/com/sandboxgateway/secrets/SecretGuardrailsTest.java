@@ -18,7 +18,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.openai.core.JsonValue;
 import com.openai.errors.BadRequestException;
@@ -26,6 +25,7 @@ import com.openai.models.containers.ContainerCreateParams;
 import com.openai.models.files.FileCreateParams;
 import com.openai.models.files.FilePurpose;
 import com.openai.models.responses.ResponseCreateParams;
+import com.sandboxgateway.audit.AuditRecord;
 import com.sandboxgateway.support.GatewayIntegrationTest;
 
 import io.micrometer.core.instrument.Counter;
@@ -36,8 +36,6 @@ class SecretGuardrailsTest extends GatewayIntegrationTest {
 
     static final SecureRandom RANDOM = new SecureRandom();
 
-    @Autowired
-    JdbcClient jdbc;
 
     @Autowired
     MeterRegistry meters;
@@ -97,11 +95,15 @@ class SecretGuardrailsTest extends GatewayIntegrationTest {
                     .isInstanceOfSatisfying(BadRequestException.class, e -> assertThat(e.code()).hasValue("secret_detected"));
 
             assertThat(findings(file.getKey())).as(file.getKey()).isGreaterThan(before);
-            assertThat(jdbc.sql("SELECT details FROM audit_record WHERE kind = 'SECRET_FINDING' AND user_name = 'bob'")
-                    .query(String.class).list()).as(file.getKey()).anySatisfy(record -> assertThat(record)
+            assertThat(findingDetails("bob")).as(file.getKey()).anySatisfy(record -> assertThat(record)
                     .contains("\"rule\":\"" + file.getKey() + "\"").contains("secrets blocked").contains("file line 2"));
         }
         openAi.verify(0, anyRequestedFor(anyUrl()));
+    }
+
+    private List<String> findingDetails(String user) {
+        return audited(record -> record.kind() == AuditRecord.Kind.SECRET_FINDING && user.equals(record.user())).stream()
+                .map(AuditRecord::details).toList();
     }
 
     private double findings(String rule) {
@@ -117,9 +119,7 @@ class SecretGuardrailsTest extends GatewayIntegrationTest {
         sdk(CAROL_KEY).responses().create(ResponseCreateParams.builder().model("gpt-4.1").input("Write to " + email).build());
 
         openAi.verify(postRequestedFor(urlEqualTo("/v1/responses")));
-        List<String> details = jdbc.sql("SELECT details FROM audit_record WHERE kind = 'SECRET_FINDING' AND user_name = 'carol'")
-                .query(String.class).list();
-        assertThat(details).anySatisfy(record -> assertThat(record).contains("\"rule\":\"email\"").contains("\"location\":\"input\"")
+        assertThat(findingDetails("carol")).anySatisfy(record -> assertThat(record).contains("\"rule\":\"email\"").contains("\"location\":\"input\"")
                 .contains("personal data reported").doesNotContain(email));
     }
 

@@ -12,7 +12,9 @@ import java.net.http.HttpResponse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -29,6 +31,8 @@ import com.openai.models.containers.ContainerCreateParams;
 import com.openai.models.files.FileCreateParams;
 import com.openai.models.files.FilePurpose;
 import com.openai.models.responses.ResponseCreateParams;
+import com.sandboxgateway.audit.AuditRecord;
+import com.sandboxgateway.audit.AuditTrail;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -63,11 +67,18 @@ public abstract class GatewayIntegrationTest {
 
     @Autowired
     private CircuitBreakerRegistry breakers;
+    @Autowired
+    private AuditTrail auditTrail;
 
     @BeforeEach
     void resetOpenAi() {
         openAi.resetAll();
         breakers.getAllCircuitBreakers().forEach(CircuitBreaker::reset);
+    }
+
+    /** The audit records the gateway kept that match, in chain order ({@link Audited}). */
+    protected List<AuditRecord> audited(Predicate<AuditRecord> matching) {
+        return Audited.records(auditTrail, matching);
     }
 
     protected String gatewayUrl() {

@@ -38,6 +38,26 @@ public final class TreeFrontier {
         return new TreeFrontier(size, subtrees);
     }
 
+    /**
+     * The frontier of a tree of {@code size} leaves read from its stored nodes: the root of each complete subtree along
+     * its right edge is a node an append stored when it completed it.
+     */
+    public static TreeFrontier of(long size, NodeSource nodes) {
+        List<byte[]> subtrees = new ArrayList<>();
+        long covered = 0;
+        for (int level = 63 - Long.numberOfLeadingZeros(size); level >= 0; level--) {
+            if ((size >>> level & 1) == 1) {
+                byte[] hash = nodes.node(level, covered >>> level);
+                if (hash == null) {
+                    throw new IllegalStateException("the audit tree lacks its node " + level + "/" + (covered >>> level));
+                }
+                subtrees.add(hash);
+                covered += 1L << level;
+            }
+        }
+        return new TreeFrontier(size, subtrees);
+    }
+
     /** Adds a leaf; {@code created} learns every node that became complete, the leaf first. */
     public void append(byte[] leafHash, NodeSink created) {
         long index = size;

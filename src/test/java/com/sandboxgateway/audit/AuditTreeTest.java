@@ -23,8 +23,8 @@ import com.sandboxgateway.audit.tlog.TreeFrontier;
 
 import tools.jackson.databind.json.JsonMapper;
 
-/** The Merkle tree the store keeps over the records, on H2 and on PostgreSQL alike. */
-class JdbcAuditTreeTest {
+/** The Merkle tree the store keeps over the records: in tables on H2 and on PostgreSQL, and in the embedded H2's maps. */
+class AuditTreeTest {
 
     private static final AuditChain CHAIN = new AuditChain(JsonMapper.builder().build());
 
@@ -32,11 +32,17 @@ class JdbcAuditTreeTest {
         return Stream.of(Arguments.of("h2", AuditStores.h2()), Arguments.of("postgres", AuditStores.postgres("audit_tree_test", 5432)));
     }
 
+    /** The tables' stores and the embedded default's, in its file's maps. */
+    static Stream<Arguments> stores() {
+        return Stream.of(Arguments.of("h2", AuditStores.store(AuditStores.h2())),
+                Arguments.of("postgres", AuditStores.store(AuditStores.postgres("audit_tree_test", 5432))),
+                Arguments.of("h2 maps", AuditStores.embedded(AuditStores.h2())));
+    }
+
     @ParameterizedTest(name = "{0}")
-    @MethodSource("databases")
-    void shouldProveEveryRecordInEveryTreeSizeAndEveryTreeExtendsTheEarlierOnes(String name, DataSource dataSource) {
-        JdbcAuditStore store = AuditStores.store(dataSource);
-        JdbcAuditTree tree = new JdbcAuditTree(JdbcClient.create(dataSource));
+    @MethodSource("stores")
+    void shouldProveEveryRecordInEveryTreeSizeAndEveryTreeExtendsTheEarlierOnes(String name, AuditStore store) {
+        AuditTree tree = store.tree();
         for (int i = 0; i < 130; i++) {
             store.append(JdbcAuditStoreTest.execution("ci_" + UUID.randomUUID()));
         }
@@ -86,10 +92,9 @@ class JdbcAuditTreeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("databases")
-    void shouldKeepProofsAfterRetentionDeletesTheOldestRecords(String name, DataSource dataSource) {
-        JdbcAuditStore store = AuditStores.store(dataSource);
-        JdbcAuditTree tree = new JdbcAuditTree(JdbcClient.create(dataSource));
+    @MethodSource("stores")
+    void shouldKeepProofsAfterRetentionDeletesTheOldestRecords(String name, AuditStore store) {
+        AuditTree tree = store.tree();
         Instant old = Instant.parse("2020-01-01T00:00:00Z");
         for (int i = 0; i < 5; i++) {
             store.append(new AuditRecord(UUID.randomUUID().toString(), AuditRecord.Kind.CODE_EXECUTION, "old-" + UUID.randomUUID(),
@@ -110,10 +115,9 @@ class JdbcAuditTreeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("databases")
-    void shouldRefuseProofsOutsideTheTree(String name, DataSource dataSource) {
-        JdbcAuditStore store = AuditStores.store(dataSource);
-        JdbcAuditTree tree = new JdbcAuditTree(JdbcClient.create(dataSource));
+    @MethodSource("stores")
+    void shouldRefuseProofsOutsideTheTree(String name, AuditStore store) {
+        AuditTree tree = store.tree();
         for (int i = 0; i < 3; i++) {
             store.append(JdbcAuditStoreTest.execution("ci_" + UUID.randomUUID()));
         }
@@ -124,7 +128,7 @@ class JdbcAuditTreeTest {
         assertThatThrownBy(() -> tree.consistency(3, 2)).hasMessageContaining("must not exceed");
     }
 
-    private static List<StoredRecord> all(JdbcAuditStore store) {
+    private static List<StoredRecord> all(AuditStore store) {
         List<StoredRecord> records = new ArrayList<>();
         store.forEach(new AuditQuery(null, null, null, null, null, null, null, null, null, 1000), records::add);
         return records;
