@@ -50,7 +50,7 @@ class AuditConfiguration {
      */
     @Bean
     AuditStore auditChainStore(DataSource dataSource, JdbcClient jdbc, TransactionTemplate transactions, GroupCommit commits,
-                          SqlDialect dialect, JsonMapper json) {
+                               SqlDialect dialect, JsonMapper json) {
         AuditChain chain = new AuditChain(json);
         return H2Maps.of(dataSource, EmbeddedAuditStore.Maps::open)
                 .<AuditStore>map(maps -> new EmbeddedAuditStore(maps, chain).movedFrom(jdbc))

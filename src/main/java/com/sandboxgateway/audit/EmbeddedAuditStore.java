@@ -9,14 +9,13 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
-import org.h2.mvstore.Cursor;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -106,8 +105,8 @@ final class EmbeddedAuditStore implements AuditStore {
         long treeSize = row.getLong("tree_size");
         // A tree begun after retention deleted older records starts at the first record still there.
         long treeBase = treeSize == 0 ? row.getLong("base_seq") : row.getLong("tree_base");
-        maps.get().chain().put(HEAD, new Object[] {row.getLong("last_seq"), row.getString("last_hash"), row.getLong("base_seq"),
-                row.getString("base_hash"), treeBase, treeSize});
+        maps.get().chain().put(HEAD, Head.fields(row.getLong("last_seq"), row.getString("last_hash"), row.getLong("base_seq"),
+                row.getString("base_hash"), treeBase, treeSize));
     }
 
     /**
@@ -116,23 +115,11 @@ final class EmbeddedAuditStore implements AuditStore {
      */
     private synchronized EmbeddedAuditStore opened() {
         Maps current = maps.get();
-        Object[] stored = (Object[]) current.chain().get(HEAD);
-        if (stored == null) {
-            stored = new Object[] {0L, AuditChain.GENESIS, 0L, AuditChain.GENESIS, 0L, 0L};
-            current.chain().put(HEAD, stored);
-        }
-        long lastSeq = (Long) stored[0];
-        long treeSize = (Long) stored[5];
-        head = new Head(lastSeq, (String) stored[1], (Long) stored[2], (String) stored[3], (Long) stored[4],
-                TreeFrontier.of(treeSize, (level, index) -> node(current, TreeNodes.key(level, index))));
-        for (Long seq = current.chain().higherKey(lastSeq); seq != null; seq = current.chain().higherKey(seq)) {
-            unindex(current, seq, stored(current, seq));
-            current.chain().remove(seq);
-        }
-        for (Long seq = current.chain().higherKey(HEAD); seq != null && seq <= head.baseSeq; seq = current.chain().higherKey(seq)) {
-            unindex(current, seq, stored(current, seq));
-            current.chain().remove(seq);
-        }
+        current.chain().putIfAbsent(HEAD, Head.fields(0, AuditChain.GENESIS, 0, AuditChain.GENESIS, 0, 0));
+        head = Head.read(current);
+        long lastSeq = head.lastSeq;
+        remove(current, lastSeq, Long.MAX_VALUE);
+        remove(current, HEAD, head.baseSeq);
         Long indexed = current.index().get(INDEXED);
         for (long seq = Math.max(indexed == null ? 0 : indexed, head.baseSeq) + 1; seq <= lastSeq; seq++) {
             StoredRecord record = stored(current, seq);
@@ -276,17 +263,8 @@ final class EmbeddedAuditStore implements AuditStore {
     @Override
     public List<Long> sessionBefore(String session, long seq, int count) {
         Maps current = maps.get();
-        List<Long> found = new ArrayList<>();
-        String prefix = prefix("s", session);
-        for (String key = current.index().lowerKey(prefix + seqHex(seq)); key != null && key.startsWith(prefix) && found.size() < count;
-             key = current.index().lowerKey(key)) {
-            long place = current.index().get(key);
-            StoredRecord stored = place <= head.lastSeq ? stored(current, place) : null;
-            if (stored != null && session.equals(stored.record().session())) {
-                found.add(place);
-            }
-        }
-        return found;
+        return collect(current, entriesBefore(current, "s", session, seq), stored -> session.equals(stored.session()), count).stream()
+                .map(StoredRecord::seq).toList();
     }
 
     @Override
@@ -298,17 +276,9 @@ final class EmbeddedAuditStore implements AuditStore {
     @Override
     public Optional<String> latestCodeDetails(String user, String session) {
         Maps current = maps.get();
-        String prefix = prefix("s", session);
-        for (String key = current.index().lowerKey(prefix + seqHex(Long.MAX_VALUE)); key != null && key.startsWith(prefix);
-             key = current.index().lowerKey(key)) {
-            long place = current.index().get(key);
-            StoredRecord stored = place <= head.lastSeq ? stored(current, place) : null;
-            if (stored != null && session.equals(stored.record().session()) && user.equals(stored.record().user())
-                    && stored.record().kind().isExecution()) {
-                return Optional.ofNullable(stored.record().details());
-            }
-        }
-        return Optional.empty();
+        return collect(current, entriesBefore(current, "s", session, Long.MAX_VALUE), stored -> session.equals(stored.session())
+                && user.equals(stored.user()) && stored.kind().isExecution(), 1).stream().findFirst()
+                .map(stored -> stored.record().details());
     }
 
     @Override
@@ -386,15 +356,7 @@ final class EmbeddedAuditStore implements AuditStore {
         if (boundary == null || !movedBase(current, at.baseSeq, boundary)) {
             return 0;
         }
-        int deleted = 0;
-        for (long seq = at.baseSeq + 1; seq <= boundary.seq(); seq++) {
-            StoredRecord stored = stored(current, seq);
-            if (stored != null) {
-                unindex(current, seq, stored);
-                current.chain().remove(seq);
-                deleted++;
-            }
-        }
+        int deleted = remove(current, at.baseSeq, boundary.seq());
         current.written();
         return deleted;
     }
@@ -411,42 +373,33 @@ final class EmbeddedAuditStore implements AuditStore {
 
     /** The seqs of the records after {@code after}, in chain order. */
     private static Iterator<Long> records(Maps current, long after) {
-        Cursor<Long, Object> cursor = current.chain().cursor(after + 1);
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return cursor.hasNext();
-            }
-
-            @Override
-            public Long next() {
-                return cursor.next();
-            }
-        };
+        return current.chain().keyIterator(after + 1);
     }
 
     /** The seqs the filter's entries for {@code value} name after {@code after}, in chain order. */
     private static Iterator<Long> entries(Maps current, String tag, String value, long after) {
         String prefix = prefix(tag, value);
-        Cursor<String, Long> cursor = current.index().cursor(prefix + seqHex(after + 1));
+        return seqs(current.index().cursor(prefix + seqHex(after + 1), prefix + seqHex(Long.MAX_VALUE), false));
+    }
+
+    /** The seqs the filter's entries for {@code value} name before {@code before}, nearest first. */
+    private static Iterator<Long> entriesBefore(Maps current, String tag, String value, long before) {
+        String prefix = prefix(tag, value);
+        return seqs(current.index().cursor(prefix + seqHex(before - 1), prefix + seqHex(0), true));
+    }
+
+    /** The seqs the entries end with. */
+    private static Iterator<Long> seqs(Iterator<String> entries) {
         return new Iterator<>() {
-            private String next = advance();
-
-            private String advance() {
-                String key = cursor.hasNext() ? cursor.next() : null;
-                return key != null && key.startsWith(prefix) ? key : null;
-            }
-
             @Override
             public boolean hasNext() {
-                return next != null;
+                return entries.hasNext();
             }
 
             @Override
             public Long next() {
-                Long seq = cursor.getValue();
-                next = advance();
-                return seq;
+                String entry = entries.next();
+                return HEX.fromHexDigitsToLong(entry, entry.length() - 16, entry.length());
             }
         };
     }
@@ -459,11 +412,18 @@ final class EmbeddedAuditStore implements AuditStore {
         forEachValue(record, (tag, value) -> current.index().put(entry(tag, value, seq), seq));
     }
 
-    private static void unindex(Maps current, long seq, StoredRecord stored) {
-        if (stored == null) {
-            return;
+    /** Removes the records after {@code after} up to {@code upTo}, and their entries; returns how many there were. */
+    private static int remove(Maps current, long after, long upTo) {
+        int removed = 0;
+        for (Long seq = current.chain().higherKey(after); seq != null && seq <= upTo; seq = current.chain().higherKey(seq)) {
+            unindex(current, seq, stored(current, seq).record());
+            current.chain().remove(seq);
+            removed++;
         }
-        AuditRecord record = stored.record();
+        return removed;
+    }
+
+    private static void unindex(Maps current, long seq, AuditRecord record) {
         current.index().remove("i" + record.recordId(), seq);
         if (record.callId() != null) {
             current.index().remove("c" + record.callId(), seq);
@@ -498,7 +458,7 @@ final class EmbeddedAuditStore implements AuditStore {
         return HEX.toHexDigits(seq);
     }
 
-    static long nodeKey(long key) {
+    private static long nodeKey(long key) {
         return -1 - key;
     }
 
@@ -543,7 +503,19 @@ final class EmbeddedAuditStore implements AuditStore {
         }
 
         Object[] fields() {
-            return new Object[] {lastSeq, lastHash, baseSeq, baseHash, treeBase, tree.size()};
+            return fields(lastSeq, lastHash, baseSeq, baseHash, treeBase, tree.size());
+        }
+
+        /** The head the map keeps, its tree's frontier read from the nodes. */
+        static Head read(Maps current) {
+            Object[] fields = (Object[]) current.chain().get(HEAD);
+            return new Head((Long) fields[0], (String) fields[1], (Long) fields[2], (String) fields[3], (Long) fields[4],
+                    TreeFrontier.of((Long) fields[5], (level, index) -> node(current, TreeNodes.key(level, index))));
+        }
+
+        /** The head as the map keeps it: the tree by its size (its frontier is read from its nodes). */
+        static Object[] fields(long lastSeq, String lastHash, long baseSeq, String baseHash, long treeBase, long treeSize) {
+            return new Object[] {lastSeq, lastHash, baseSeq, baseHash, treeBase, treeSize};
         }
     }
 
@@ -558,10 +530,8 @@ final class EmbeddedAuditStore implements AuditStore {
 
         @Override
         public Checkpoint head(String origin) {
-            Maps current = maps.get();
-            Span span = span();
-            TreeFrontier frontier = TreeFrontier.of(span.size(), (level, index) -> node(current, TreeNodes.key(level, index)));
-            return new Checkpoint(origin, frontier.size(), frontier.root());
+            TreeFrontier tree = Head.read(maps.get()).tree();
+            return new Checkpoint(origin, tree.size(), tree.root());
         }
 
         @Override
@@ -582,8 +552,8 @@ final class EmbeddedAuditStore implements AuditStore {
 
         @Override
         public Span span() {
-            Object[] head = (Object[]) maps.get().chain().get(HEAD);
-            return new Span((Long) head[5], (Long) head[4]);
+            Head head = Head.read(maps.get());
+            return new Span(head.tree().size(), head.treeBase());
         }
 
         @Override

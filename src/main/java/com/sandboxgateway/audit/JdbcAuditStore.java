@@ -32,8 +32,8 @@ import com.sandboxgateway.store.SqlDialect;
 
 /**
  * The audit trail in the relational store: PostgreSQL, or an H2 that several processes reach over TCP (the H2 embedded
- * in this JVM keeps it in its file's maps, {@link EmbeddedAuditStore}). Appends lock the one {@code audit_chain} row, so writers
- * in every thread and on every replica extend a single linear chain, and the Merkle tree over the same
+ * in this JVM keeps it in its file's maps, {@link EmbeddedAuditStore}). Appends lock the one {@code audit_chain} row,
+ * so writers in every thread and on every replica extend a single linear chain, and the Merkle tree over the same
  * records with it (its state lives in that row, so an append costs O(log n) hashes and no reads); an
  * append of a record (or call) already stored is a no-op, so replays and repeated fetches never
  * duplicate. Appends are group-committed ({@link GroupCommit}) with the other writes of the request path, so
@@ -104,11 +104,6 @@ final class JdbcAuditStore implements AuditStore {
         this.tree = tree;
     }
 
-    /**
-     * Appends the record to the chain on its own; false when it (or its call) was already stored. It is
-     * group-committed with whatever else is being committed at the same time (other records, other requests'
-     * settlements), so the chain lock and the commit are paid once per group rather than once per record.
-     */
     @Override
     public AuditTree tree() {
         return tree;
@@ -119,6 +114,11 @@ final class JdbcAuditStore implements AuditStore {
         return true;
     }
 
+    /**
+     * Appends the record to the chain on its own; false when it (or its call) was already stored. It is
+     * group-committed with whatever else is being committed at the same time (other records, other requests'
+     * settlements), so the chain lock and the commit are paid once per group rather than once per record.
+     */
     @Override
     public boolean append(AuditRecord record) {
         return commits.commit(List.of(() -> appendInTransaction(record))).getFirst();
