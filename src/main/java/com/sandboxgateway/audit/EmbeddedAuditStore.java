@@ -47,6 +47,8 @@ final class EmbeddedAuditStore implements AuditStore {
     private static final long CHECKPOINTS_END = Long.MIN_VALUE / 2;
     /** The index's key of the last record whose entries are all made. */
     private static final String INDEXED = "indexed";
+    /** The tags of the filters by user, team, session, container and code hash ({@link #forEachValue}). */
+    private static final List<String> VALUE_TAGS = List.of("u", "t", "s", "x", "h");
     private static final HexFormat HEX = HexFormat.of();
 
     private final H2Maps<Maps> maps;
@@ -64,20 +66,10 @@ final class EmbeddedAuditStore implements AuditStore {
      * ids ({@code i} and {@code c} with the id, to its seq) and one entry per value it is found by, the value's tag and the
      * value, length first, then the seq ({@link #entry}).
      */
-    record Maps(MVStore file, MVMap<Long, Object> chain, MVMap<String, Long> index) {
+    record Maps(MVMap<Long, Object> chain, MVMap<String, Long> index) {
 
         static Maps open(MVStore store) {
-            return new Maps(store, store.openMap("gateway.audit_chain"), store.openMap("gateway.audit_index"));
-        }
-
-        /**
-         * Ends a change: where H2 writes each commit at once ({@code WRITE_DELAY=0}), this change too, as a commit of the
-         * tables would be; else H2's background writes take it within the write delay, as they take a commit.
-         */
-        void written() {
-            if (file.getAutoCommitDelay() == 0) {
-                file.commit();
-            }
+            return new Maps(store.openMap("gateway.audit_chain"), store.openMap("gateway.audit_index"));
         }
     }
 
@@ -128,7 +120,7 @@ final class EmbeddedAuditStore implements AuditStore {
             }
         }
         current.index().put(INDEXED, lastSeq);
-        current.written();
+        maps.written();
         return this;
     }
 
@@ -165,7 +157,7 @@ final class EmbeddedAuditStore implements AuditStore {
         current.chain().put(HEAD, head.fields());
         index(current, seq, record);
         current.index().put(INDEXED, seq);
-        current.written();
+        maps.written();
         return true;
     }
 
@@ -177,7 +169,7 @@ final class EmbeddedAuditStore implements AuditStore {
     public synchronized long catchUpTree() {
         Maps current = maps.get();
         long added = catchUp(current);
-        current.written();
+        maps.written();
         return added;
     }
 
@@ -357,7 +349,7 @@ final class EmbeddedAuditStore implements AuditStore {
             return 0;
         }
         int deleted = remove(current, at.baseSeq, boundary.seq());
-        current.written();
+        maps.written();
         return deleted;
     }
 
@@ -434,11 +426,10 @@ final class EmbeddedAuditStore implements AuditStore {
     /** The values a record is found by, each with its filter's tag; a value it lacks has no entry. */
     private static void forEachValue(AuditRecord record, BiConsumer<String, String> sink) {
         sink.accept("k", record.kind().name());
-        String[] tags = {"u", "t", "s", "x", "h"};
         String[] values = {record.user(), record.team(), record.session(), record.containerId(), record.codeSha256()};
-        for (int i = 0; i < tags.length; i++) {
+        for (int i = 0; i < VALUE_TAGS.size(); i++) {
             if (values[i] != null) {
-                sink.accept(tags[i], values[i]);
+                sink.accept(VALUE_TAGS.get(i), values[i]);
             }
         }
         record.flags().forEach(flag -> sink.accept("f", flag));
@@ -539,7 +530,7 @@ final class EmbeddedAuditStore implements AuditStore {
             Maps current = maps.get();
             boolean kept = current.chain().putIfAbsent(CHECKPOINTS + checkpoint.size(),
                     new Object[] {HEX.formatHex(checkpoint.root()), note, micros(at)}) == null;
-            current.written();
+            maps.written();
             return kept;
         }
 

@@ -159,6 +159,7 @@ final class EmbeddedBudgetStore implements BudgetStore {
     @Override
     public void forgetUnfetched(String chargeId) {
         maps.get().background().remove(chargeId);
+        maps.written();
     }
 
     @Override
@@ -177,12 +178,14 @@ final class EmbeddedBudgetStore implements BudgetStore {
                 due.add(Map.entry(id, pending));
             }
         }
-        return due.stream().sorted(Comparator.comparingLong(entry -> entry.getValue().createdAt())).limit(limit)
-                .map(entry -> {
+        List<UnfetchedResponses.Unfetched> taken = due.stream().sorted(Comparator.comparingLong(entry -> entry.getValue().createdAt()))
+                .limit(limit).map(entry -> {
                     Background pending = entry.getValue();
                     background.put(entry.getKey(), new Background(pending.user(), pending.team(), pending.createdAt(), now).fields());
                     return new UnfetchedResponses.Unfetched(entry.getKey(), pending.user(), pending.team());
                 }).toList();
+        maps.written();
+        return taken;
     }
 
     /**
@@ -214,7 +217,9 @@ final class EmbeddedBudgetStore implements BudgetStore {
 
         @Override
         public boolean insert() {
-            return make.test(maps.get());
+            boolean made = make.test(maps.get());
+            maps.written();
+            return made;
         }
 
         @Override

@@ -82,6 +82,7 @@ final class EmbeddedOwnershipStore implements OwnershipStore {
                         object.expiresAt(), null, null));
             }
         }
+        maps.written();
     }
 
     /**
@@ -171,6 +172,7 @@ final class EmbeddedOwnershipStore implements OwnershipStore {
             if (entry.kind().isReaped()) {
                 current.live().remove(liveKey(id, entry));
             }
+            maps.written();
         }
     }
 
@@ -182,6 +184,7 @@ final class EmbeddedOwnershipStore implements OwnershipStore {
             return false;
         }
         current.owned().put(id, entry.withClaimedUntil(until));
+        maps.written();
         return true;
     }
 

@@ -81,6 +81,17 @@ public final class H2Maps<T> {
         }
     }
 
+    /**
+     * Ends a change to the maps: where H2 writes each commit at once ({@code WRITE_DELAY=0}), this change too, as a commit
+     * of the tables would be; else H2's background writes take it within the write delay, as they take a commit.
+     */
+    public void written() {
+        MVStore store = opened.store();
+        if (store.getAutoCommitDelay() == 0) {
+            store.commit();
+        }
+    }
+
     /** Puts one row of a table into the maps. */
     @FunctionalInterface
     public interface RowMove {

@@ -13,9 +13,11 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
+import org.h2.mvstore.MVStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -55,6 +57,25 @@ class EmbeddedOwnershipStoreTest {
             assertThat(store.reapable(ObjectKind.FILE, NOW, false, 10)).extracting(OwnedObject::id).containsExactly("file-1");
             assertThat(store.reapable(ObjectKind.CONTAINER, NOW, true, 10)).extracting(OwnedObject::id).containsExactly("cntr_1");
             assertThat(store.claim("cntr_1", NOW.plusSeconds(60))).as("the claim kept").isFalse();
+        }
+    }
+
+    /** Where H2 writes each commit at once ({@code WRITE_DELAY=0}), each owner record, deletion and claim is in the file at once. */
+    @Test
+    void shouldWriteEachChangeAtOnceWhereH2WritesEachCommitAtOnce(@TempDir Path directory) throws Exception {
+        JdbcDataSource file = new JdbcDataSource();
+        file.setURL("jdbc:h2:file:" + directory.resolve("gateway") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;WRITE_DELAY=0");
+        Flyway.configure().dataSource(file).load().migrate();
+        try (Connection held = file.getConnection()) {
+            OwnershipStore store = OwnershipStore.of(JdbcClient.create(file), file, CLOCK, SCOPE);
+            MVStore h2 = H2Maps.of(file, Function.<MVStore>identity()).orElseThrow().get();
+
+            store.recordAll(ALICE, List.of(new OwnershipStore.Created("cntr_1", ObjectKind.CONTAINER, null, null)));
+            assertThat(h2.hasUnsavedChanges()).as("unwritten after the record").isFalse();
+            assertThat(store.claim("cntr_1", NOW.plusSeconds(60))).isTrue();
+            assertThat(h2.hasUnsavedChanges()).as("unwritten after the claim").isFalse();
+            store.markDeleted("cntr_1");
+            assertThat(h2.hasUnsavedChanges()).as("unwritten after the deletion").isFalse();
         }
     }
 
