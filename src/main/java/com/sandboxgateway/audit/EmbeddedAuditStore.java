@@ -23,6 +23,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import com.sandboxgateway.audit.tlog.Checkpoint;
 import com.sandboxgateway.audit.tlog.TreeFrontier;
 import com.sandboxgateway.audit.tlog.TreeNodes;
+import com.sandboxgateway.store.GenericFormat;
 import com.sandboxgateway.store.H2Maps;
 
 /**
@@ -69,7 +70,9 @@ final class EmbeddedAuditStore implements AuditStore {
     record Maps(MVMap<Long, Object> chain, MVMap<String, Long> index) {
 
         static Maps open(MVStore store) {
-            return new Maps(store.openMap("gateway.audit_chain"), store.openMap("gateway.audit_index"));
+            return new Maps(store.openMap("gateway.audit_chain", new MVMap.Builder<Long, Object>().keyType(GenericFormat.LONGS)),
+                    store.openMap("gateway.audit_index", new MVMap.Builder<String, Long>().keyType(GenericFormat.STRINGS)
+                            .valueType(GenericFormat.LONGS)));
         }
     }
 

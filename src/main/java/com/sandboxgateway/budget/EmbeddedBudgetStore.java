@@ -19,6 +19,7 @@ import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.sandboxgateway.store.GenericFormat;
 import com.sandboxgateway.store.H2Maps;
 
 /**
@@ -47,9 +48,18 @@ final class EmbeddedBudgetStore implements BudgetStore {
                 MVMap<String, Object[]> spend, MVMap<String, String> spendByDay, MVMap<String, Object[]> background) {
 
         static Maps open(MVStore store) {
-            return new Maps(store.openMap("gateway.turn_charge"), store.openMap("gateway.turn_charge_by_session"),
-                    store.openMap("gateway.turn_charge_by_day"), store.openMap("gateway.spend_charge"),
-                    store.openMap("gateway.spend_charge_by_day"), store.openMap("gateway.background_response"));
+            return new Maps(records(store, "gateway.turn_charge"), index(store, "gateway.turn_charge_by_session"),
+                    index(store, "gateway.turn_charge_by_day"), records(store, "gateway.spend_charge"),
+                    index(store, "gateway.spend_charge_by_day"), records(store, "gateway.background_response"));
+        }
+
+        private static MVMap<String, Object[]> records(MVStore store, String name) {
+            return store.openMap(name, new MVMap.Builder<String, Object[]>().keyType(GenericFormat.STRINGS));
+        }
+
+        private static MVMap<String, String> index(MVStore store, String name) {
+            return store.openMap(name, new MVMap.Builder<String, String>().keyType(GenericFormat.STRINGS)
+                    .valueType(GenericFormat.STRINGS));
         }
     }
 
