@@ -9,7 +9,9 @@
 # through A, B and nginx, the order turning every round (A B nginx, B nginx A, ...). A machine whose speed moves by
 # more than the change between two runs (other load, a noisy neighbour) then moves both sides alike, and nginx's
 # column says how much it moved. It prints, per side, the median and range over the rounds of CPU per request,
-# requests/s and p50/p99, the median of B's CPU over A's in the same round, and each gateway's peak RSS.
+# requests/s, p50/p99 and KB allocated per request, the full collections in its windows, the median of B's CPU over
+# A's in the same round (of all rounds, and of those where neither side ran a full collection), the same for the
+# allocation, and each gateway's peak RSS.
 #
 # Knobs (environment variables), besides bench/proxy.sh's PROXY_CPUS, LOAD_CPUS and WARMUP_MAX:
 #   A_JAR, B_JAR       the gateways' fat jars (default: JAR, else target/sandbox-gateway-*.jar, built if missing)
@@ -83,7 +85,7 @@ echo
 awk -F'\t' '
     NR == 1 || $1 !~ /^[0-9]+$/ { next }   # the rounds (the warm-ups are named)
     { who = $3; key = who SUBSEP $1; cpu[key] = $9; rps[key] = $4; p50[key] = $5 / 1000; p99[key] = $6 / 1000; jit[key] = $12
-      err[who] += $7; if ($1 > rounds) rounds = $1 }
+      alloc[key] = $13; full[key] = $15; fulls[who] += $15; err[who] += $7; if ($1 > rounds) rounds = $1 }
     function median(values, n,    i, j, t) {
         for (i = 2; i <= n; i++) for (j = i; j > 1 && values[j - 1] > values[j]; j--) { t = values[j]; values[j] = values[j - 1]; values[j - 1] = t }
         return n % 2 ? values[(n + 1) / 2] : (values[n / 2] + values[n / 2 + 1]) / 2
@@ -94,15 +96,26 @@ awk -F'\t' '
         return sprintf(format " (" format "-" format ")", median(v, rounds), lo, hi)
     }
     END {
-        printf "%-6s %-24s %-22s %-22s %-22s %-12s %s\n", "side", "CPU us/req (range)", "req/s", "p50 ms", "p99 ms", "JIT us/req", "errors"
+        printf "%-6s %-24s %-22s %-22s %-22s %-12s %-22s %-6s %s\n", "side", "CPU us/req (range)", "req/s", "p50 ms", "p99 ms",
+            "JIT us/req", "KB allocated/req", "full", "errors"
         split("a b nginx", sides, " ")
         for (s = 1; s <= 3; s++) {
             w = sides[s]
-            printf "%-6s %-24s %-22s %-22s %-22s %-12s %d\n", w == "nginx" ? w : toupper(w), stat(cpu, w, "%.0f"),
-                stat(rps, w, "%.0f"), stat(p50, w, "%.2f"), stat(p99, w, "%.2f"), stat(jit, w, "%.0f"), err[w]
+            printf "%-6s %-24s %-22s %-22s %-22s %-12s %-22s %-6s %d\n", w == "nginx" ? w : toupper(w), stat(cpu, w, "%.0f"),
+                stat(rps, w, "%.0f"), stat(p50, w, "%.2f"), stat(p99, w, "%.2f"), stat(jit, w, "%.0f"),
+                w == "nginx" ? "-" : stat(alloc, w, "%.1f"), w == "nginx" ? "-" : fulls[w], err[w]
         }
-        for (r = 1; r <= rounds; r++) ratio[r] = cpu["b", r] / cpu["a", r]
-        printf "\nB/A CPU per request, median of the rounds: %.3f\n", median(ratio, rounds)
+        # A full collection (Serial: a few hundred ms of the 160 MB heap) in the window of one side moves the ratio of
+        # its round far more than most changes do: the median is also given over the rounds where neither side ran one.
+        for (r = 1; r <= rounds; r++) {
+            ratio[r] = cpu["b", r] / cpu["a", r]
+            if (full["a", r] == 0 && full["b", r] == 0) calm[++ncalm] = ratio[r]
+        }
+        printf "\nB/A CPU per request, median of the rounds: %.3f", median(ratio, rounds)
+        if (ncalm) printf ", of the %d without a full collection: %.3f\n", ncalm, median(calm, ncalm)
+        else print " (a full collection in every round)"
+        for (r = 1; r <= rounds; r++) ratio[r] = alloc["b", r] / alloc["a", r]
+        printf "B/A KB allocated per request, median of the rounds: %.3f\n", median(ratio, rounds)
     }' "$RESULTS"
 echo "peak RSS: A $(( $(proc_kib "$A_PID" VmHWM) / 1024 )) MiB, B $(( $(proc_kib "$B_PID" VmHWM) / 1024 )) MiB"
 echo "raw: $RESULTS; logs in $OUT_DIR"

@@ -154,12 +154,34 @@ wait_for upstream "$UPSTREAM_PID" "$OUT_DIR/upstream/error.log" answers "http://
 wait_for proxy "$PROXY_PID" "$OUT_DIR/proxy/error.log" answers "http://127.0.0.1:$PROXY_PORT/"
 
 RESULTS="$OUT_DIR/results.tsv"
-printf 'backend\tconns\ttarget\trps\tp50_us\tp99_us\terrors\trequests\tserver_cpu_us_per_req\tupstream_cpu_us_per_req\tload1\tjit_cpu_us_per_req\n' >"$RESULTS"
+printf 'backend\tconns\ttarget\trps\tp50_us\tp99_us\terrors\trequests\tserver_cpu_us_per_req\tupstream_cpu_us_per_req\tload1\tjit_cpu_us_per_req\talloc_kb_per_req\tyoung_gcs\tfull_gcs\tgc_ms\n' >"$RESULTS"
+
+# gc_counters PID: a JVM's eden capacity and use (KB), its young and full collections so far and the seconds they took
+# (jstat, which reads the JVM's shared counters without stopping it); nothing for a server that is not a JVM (nginx).
+gc_counters() {
+    taskset -c "$LOAD_CPUS" "$JAVA_HOME/bin/jstat" -gc "$1" 2>/dev/null \
+        | awk 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }
+               NR == 2 { print $col["EC"], $col["EU"], $col["YGC"], $col["YGCT"], $col["FGC"], $col["FGCT"] }' || true
+}
+
+# gc_columns BEFORE AFTER REQUESTS: KB allocated per request (every collection empties eden, as Serial's do), young and
+# full collections and their milliseconds between two gc_counters; "-" for each when there are none.
+gc_columns() {
+    if [[ -z "$1" || -z "$2" ]]; then
+        printf -- '-\t-\t-\t-'
+        return
+    fi
+    awk -v n="$3" -v before="$1" -v after="$2" 'BEGIN {
+        split(before, b, " "); split(after, a, " ")
+        printf "%.1f\t%d\t%d\t%.0f", n ? (b[1] * (a[3] - b[3]) + a[2] - b[2]) / n : 0, a[3] - b[3], a[5] - b[5],
+            (a[4] - b[4] + a[6] - b[6]) * 1000 }'
+}
 
 # measure BACKEND TARGET PORT SERVER_PID CONNS SECONDS: one wrk run, appended to results.tsv.
 measure() {
-    local backend=$1 target=$2 port=$3 server=$4 conns=$5 seconds=$6 out server0 upstream0 jit0 r
+    local backend=$1 target=$2 port=$3 server=$4 conns=$5 seconds=$6 out server0 upstream0 jit0 gc0 r
     out="$OUT_DIR/wrk-$backend-$target-c$conns.txt"
+    gc0=$(gc_counters "$server")
     server0=$(tree_ticks "$server")
     jit0=$(jit_ticks "$server")
     upstream0=$(tree_ticks "$UPSTREAM_PID")
@@ -171,14 +193,14 @@ measure() {
     server_t=$(( $(tree_ticks "$server") - server0 ))
     jit_t=$(( $(jit_ticks "$server") - jit0 ))
     upstream_t=$(( $(tree_ticks "$UPSTREAM_PID") - upstream0 ))
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$backend" "$conns" "$target" "$(field "$r" rps)" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$backend" "$conns" "$target" "$(field "$r" rps)" \
         "$(field "$r" p50_us)" "$(field "$r" p99_us)" \
         $(( $(field "$r" err_connect) + $(field "$r" err_read) + $(field "$r" err_write) + $(field "$r" err_status) + $(field "$r" err_timeout) )) \
         "$requests" \
         "$(awk -v t="$server_t" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.0f", n ? t * 1e6 / hz / n : 0 }')" \
         "$(awk -v t="$upstream_t" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.0f", n ? t * 1e6 / hz / n : 0 }')" \
         "$(load1)" "$(awk -v t="$jit_t" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.0f", n ? t * 1e6 / hz / n : 0 }')" \
-        >>"$RESULTS"
+        "$(gc_columns "$gc0" "$(gc_counters "$server")" "$requests")" >>"$RESULTS"
 }
 field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
 

@@ -148,16 +148,16 @@ echo
 awk -F'\t' '
     NR == 1 || $1 ~ /^(warmup|profile)/ { next }
     { key = $1 SUBSEP $2 SUBSEP $3; rps[key] = $4; p50[key] = $5 / 1000; p99[key] = $6 / 1000; err[key] = $7
-      cpu[key] = $9; up[key] = $10; load[key] = $11; jit[key] = $12
+      cpu[key] = $9; up[key] = $10; load[key] = $11; jit[key] = $12; alloc[key] = $13
       if ($1 != "-" && !($1 in seen)) { seen[$1] = 1; backends[++nb] = $1 }
       if (!($2 in cseen)) { cseen[$2] = 1; conns[++nc] = $2 } }
     function row(label, key, dkey) {
-        printf "%-18s %6s %9.0f %8.2f %8.2f %+9.2f %+9.2f %11s %8s %13s %6s %5s\n", label, c, rps[key], p50[key], p99[key],
-            p50[key] - p50[dkey], p99[key] - p99[dkey], cpu[key], jit[key], up[key], err[key], load[key]
+        printf "%-18s %6s %9.0f %8.2f %8.2f %+9.2f %+9.2f %11s %8s %9s %13s %6s %5s\n", label, c, rps[key], p50[key], p99[key],
+            p50[key] - p50[dkey], p99[key] - p99[dkey], cpu[key], jit[key], alloc[key], up[key], err[key], load[key]
     }
     END {
-        printf "%-18s %6s %9s %8s %8s %9s %9s %11s %8s %13s %6s %5s\n", "target", "conns", "req/s", "p50 ms", "p99 ms",
-            "added p50", "added p99", "CPU us/req", "of it JIT", "upstr us/req", "errors", "load"
+        printf "%-18s %6s %9s %8s %8s %9s %9s %11s %8s %9s %13s %6s %5s\n", "target", "conns", "req/s", "p50 ms", "p99 ms",
+            "added p50", "added p99", "CPU us/req", "of it JIT", "KB/req", "upstr us/req", "errors", "load"
         for (i = 1; i <= nc; i++) {
             c = conns[i]; d = "-" SUBSEP c SUBSEP "direct"
             row("direct", d, d)
@@ -166,7 +166,8 @@ awk -F'\t' '
         }
     }' "$RESULTS"
 echo "(CPU us/req: utime+stime of the nginx proxy or the gateway JVM per completed request, of it JIT: its C1/C2"
-echo " compiler threads; upstr: of the fake upstream; load: 1-minute load average when the cell ended)"
+echo " compiler threads; KB/req: what the JVM allocated per request; upstr: of the fake upstream; load: 1-minute"
+echo " load average when the cell ended)"
 if (( TTFE_N > 0 )); then
     echo
     echo "Time to first SSE event, $TTFE_N sequential stream:true requests on one connection"

@@ -226,9 +226,10 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         }
         CodeReview.Result reviewed = review.reviewShell(streak, call.commands(), call.outcome());
         String team = exchange.principal().team();
-        auditLog.stage(exchange.settlement(), shellCalls.record(exchange, call, reviewed, details(reviewed, endUnseen)), () -> {
+        AuditRecord record = shellCalls.record(exchange, call, reviewed, details(reviewed, endUnseen));
+        auditLog.stage(exchange.settlement(), record, () -> {
             shellExecutions.with(team, call.status()).increment();
-            countFlags(reviewed, team);
+            countFlags(record, team);
         });
     }
 
@@ -255,18 +256,20 @@ public final class CodeExecutionAuditor implements ResponseInspector {
         if (truncated) {
             details.put("outputs_cap_chars", maxOutputChars);
         }
-        auditLog.stage(exchange.settlement(), new AuditRecord(AuditRecord.newId(), AuditRecord.Kind.CODE_EXECUTION,
+        AuditRecord record = new AuditRecord(AuditRecord.newId(), AuditRecord.Kind.CODE_EXECUTION,
                 callId, exchange.requestId(), exchange.upstreamRequestId(), exchange.principal().user(), team,
                 exchange.session(), exchange.responseId(), call.containerId(), exchange.model(),
                 status, code, Sha256.hex(code), truncated ? outputs.substring(0, maxOutputChars) : outputs,
-                truncated, json.writeValueAsString(details), clock.instant(), reviewed.names()), () -> {
-                    codeExecutions.with(team, status).increment();
-                    countFlags(reviewed, team);
-                });
+                truncated, json.writeValueAsString(details), clock.instant(), reviewed.names());
+        auditLog.stage(exchange.settlement(), record, () -> {
+            codeExecutions.with(team, status).increment();
+            countFlags(record, team);
+        });
     }
 
-    private void countFlags(CodeReview.Result reviewed, String team) {
-        reviewed.names().forEach(flag -> flags.with(flag, team).increment());
+    /** Counts the record's flags, each named once. */
+    private void countFlags(AuditRecord record, String team) {
+        record.flags().forEach(flag -> flags.with(flag, team).increment());
     }
 
     /**
