@@ -85,7 +85,8 @@ echo
 awk -F'\t' '
     NR == 1 || $1 !~ /^[0-9]+$/ { next }   # the rounds (the warm-ups are named)
     { who = $3; key = who SUBSEP $1; cpu[key] = $9; rps[key] = $4; p50[key] = $5 / 1000; p99[key] = $6 / 1000; jit[key] = $12
-      alloc[key] = $13; full[key] = $15; fulls[who] += $15; err[who] += $7; if ($1 > rounds) rounds = $1 }
+      alloc[key] = $13; full[key] = $15; fulls[who] += $15; err[who] += $7; if ($1 > rounds) rounds = $1
+      if (who != "nginx" && $15 == "-") unknown = 1 }   # no jstat (a JRE): the allocation and collections are unknown
     function median(values, n,    i, j, t) {
         for (i = 2; i <= n; i++) for (j = i; j > 1 && values[j - 1] > values[j]; j--) { t = values[j]; values[j] = values[j - 1]; values[j - 1] = t }
         return n % 2 ? values[(n + 1) / 2] : (values[n / 2] + values[n / 2 + 1]) / 2
@@ -103,7 +104,7 @@ awk -F'\t' '
             w = sides[s]
             printf "%-6s %-24s %-22s %-22s %-22s %-12s %-22s %-6s %d\n", w == "nginx" ? w : toupper(w), stat(cpu, w, "%.0f"),
                 stat(rps, w, "%.0f"), stat(p50, w, "%.2f"), stat(p99, w, "%.2f"), stat(jit, w, "%.0f"),
-                w == "nginx" ? "-" : stat(alloc, w, "%.1f"), w == "nginx" ? "-" : fulls[w], err[w]
+                w == "nginx" || unknown ? "-" : stat(alloc, w, "%.1f"), w == "nginx" || unknown ? "-" : fulls[w], err[w]
         }
         # A full collection (Serial: a few hundred ms of the 160 MB heap) in the window of one side moves the ratio of
         # its round far more than most changes do: the median is also given over the rounds where neither side ran one.
@@ -112,6 +113,7 @@ awk -F'\t' '
             if (full["a", r] == 0 && full["b", r] == 0) calm[++ncalm] = ratio[r]
         }
         printf "\nB/A CPU per request, median of the rounds: %.3f", median(ratio, rounds)
+        if (unknown) { print ""; exit }
         if (ncalm) printf ", of the %d without a full collection: %.3f\n", ncalm, median(calm, ncalm)
         else print " (a full collection in every round)"
         for (r = 1; r <= rounds; r++) ratio[r] = alloc["b", r] / alloc["a", r]
