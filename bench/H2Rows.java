@@ -47,7 +47,7 @@ public final class H2Rows {
         String mode = args[1];
         int transactions = Integer.parseInt(args[2]);
         Path dir = Files.createTempDirectory("h2rows");
-        String settings = "MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;CACHE_SIZE=2048;QUERY_CACHE_SIZE=64;AUTO_COMPACT_FILL_RATE=70;WRITE_DELAY=30"
+        String settings = "MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;CACHE_SIZE=2048;QUERY_CACHE_SIZE=64;AUTO_COMPACT_FILL_RATE=70;WRITE_DELAY=100"
                 + System.getProperty("settings", "");
         try (Connection connection = DriverManager.getConnection("jdbc:h2:file:" + dir + "/db;" + settings)) {
             migrate(connection, args.length > 3 ? args[3].split(",") : new String[0]);
