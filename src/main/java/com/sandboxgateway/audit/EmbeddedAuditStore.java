@@ -51,6 +51,8 @@ final class EmbeddedAuditStore implements AuditStore {
     /** The tags of the filters by user, team, session, container and code hash ({@link #forEachValue}). */
     private static final List<String> VALUE_TAGS = List.of("u", "t", "s", "x", "h");
     private static final HexFormat HEX = HexFormat.of();
+    /** How many fields a record has in the chain ({@link #fields}). */
+    private static final int FIELDS = 23;
 
     private final H2Maps<Maps> maps;
     private final AuditChain chain;
@@ -461,10 +463,12 @@ final class EmbeddedAuditStore implements AuditStore {
     }
 
     private static StoredRecord stored(Maps current, long seq) {
-        Object[] fields = (Object[]) current.chain().get(seq);
-        if (fields == null) {
+        Object value = current.chain().get(seq);
+        if (value == null) {
             return null;
         }
+        // Packed since session 29; a file written before holds the fields as an array.
+        Object[] fields = value instanceof byte[] packed ? PackedFields.unpack(packed, FIELDS) : (Object[]) value;
         AuditRecord record = new AuditRecord((String) fields[0], AuditRecord.Kind.valueOf((String) fields[1]), (String) fields[2],
                 (String) fields[3], (String) fields[4], (String) fields[5], (String) fields[6], (String) fields[7],
                 (String) fields[8], (String) fields[9], (String) fields[10], (String) fields[11], (String) fields[12],
@@ -473,12 +477,13 @@ final class EmbeddedAuditStore implements AuditStore {
         return new StoredRecord(seq, record, (String) fields[20], (String) fields[21], (String) fields[22]);
     }
 
-    private static Object[] fields(StoredRecord stored) {
+    /** A record as the chain keeps it: its {@value #FIELDS} fields, packed. */
+    private static byte[] fields(StoredRecord stored) {
         AuditRecord r = stored.record();
-        return new Object[] {r.recordId(), r.kind().name(), r.callId(), r.requestId(), r.upstreamRequestId(), r.user(), r.team(),
+        return PackedFields.pack(r.recordId(), r.kind().name(), r.callId(), r.requestId(), r.upstreamRequestId(), r.user(), r.team(),
                 r.session(), r.responseId(), r.containerId(), r.model(), r.status(), r.code(), r.codeSha256(), r.outputs(),
                 r.outputsTruncated(), r.details(), micros(r.createdAt()), r.flags().isEmpty() ? null : r.flags().toArray(String[]::new),
-                r.traceId(), stored.prevHash(), stored.hash(), stored.leafHash()};
+                r.traceId(), stored.prevHash(), stored.hash(), stored.leafHash());
     }
 
     private static long micros(Instant at) {

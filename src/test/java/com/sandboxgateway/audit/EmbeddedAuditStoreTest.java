@@ -192,14 +192,39 @@ class EmbeddedAuditStoreTest {
             store.append(JdbcAuditStoreTest.execution("ci_" + i));
         }
         EmbeddedAuditStore.Maps maps = H2Maps.of(dataSource, EmbeddedAuditStore.Maps::open).orElseThrow().get();
-        Object[] fields = ((Object[]) maps.chain().get(3L)).clone();
+        Object[] fields = PackedFields.unpack((byte[]) maps.chain().get(3L), 23);
         fields[12] = "print('nothing to see')";
-        maps.chain().put(3L, fields);
+        maps.chain().put(3L, PackedFields.pack(fields));
 
         ChainVerification verification = store.verify();
 
         assertThat(verification.intact()).isFalse();
         assertThat(verification.toString()).contains("content does not match its hash");
+    }
+
+    @Test
+    void shouldReadTheRecordsAFileKeptAsArraysOfFieldsAndGoOnPacked() {
+        DataSource dataSource = AuditStores.h2();
+        EmbeddedAuditStore store = AuditStores.embedded(dataSource);
+        for (int i = 0; i < 6; i++) {
+            store.append(i % 2 == 0 ? flagged("ci_" + i) : JdbcAuditStoreTest.execution("ci_" + i));
+        }
+        List<StoredRecord> before = all(store);
+        // As a version before session 29 kept them: each record an array of its fields.
+        EmbeddedAuditStore.Maps maps = H2Maps.of(dataSource, EmbeddedAuditStore.Maps::open).orElseThrow().get();
+        for (long seq = 1; seq <= 6; seq++) {
+            maps.chain().put(seq, PackedFields.unpack((byte[]) maps.chain().get(seq), 23));
+        }
+
+        EmbeddedAuditStore restarted = AuditStores.embedded(dataSource);
+
+        assertThat(maps.chain().get(4L)).isInstanceOf(Object[].class);
+        assertThat(all(restarted)).isEqualTo(before);
+        assertThat(restarted.query(query(q -> q.withFlag("env_access")))).extracting(StoredRecord::seq).containsExactly(1L, 3L, 5L);
+        assertThat(restarted.append(JdbcAuditStoreTest.execution("ci_6"))).isTrue();
+        assertThat(maps.chain().get(7L)).isInstanceOf(byte[].class);
+        assertThat(restarted.verify().intact()).isTrue();
+        assertThat(restarted.verify().checked()).isEqualTo(7);
     }
 
     private static AuditRecord flagged(String callId) {
