@@ -51,8 +51,8 @@ final class EmbeddedAuditStore implements AuditStore {
     /** The tags of the filters by user, team, session, container and code hash ({@link #forEachValue}). */
     private static final List<String> VALUE_TAGS = List.of("u", "t", "s", "x", "h");
     private static final HexFormat HEX = HexFormat.of();
-    /** How many fields a record has in the chain ({@link #fields}). */
-    private static final int FIELDS = 23;
+    /** How many fields a record has in the chain ({@link #packed}). */
+    static final int FIELDS = 23;
 
     private final H2Maps<Maps> maps;
     private final AuditChain chain;
@@ -88,7 +88,7 @@ final class EmbeddedAuditStore implements AuditStore {
         if (!jdbc.sql("SELECT id FROM audit_chain").query().listOfRows().isEmpty()) {
             // A record's flags are in its row too: the table of them only indexed them.
             jdbc.sql("DELETE FROM audit_flag").update();
-            H2Maps.moveRows(jdbc, "audit_record", "seq", row -> current.chain().put(row.getLong("seq"), fields(JdbcAuditStore.map(row, 0))));
+            H2Maps.moveRows(jdbc, "audit_record", "seq", row -> current.chain().put(row.getLong("seq"), packed(JdbcAuditStore.map(row, 0))));
             H2Maps.moveRows(jdbc, "audit_tree_node", "id", row -> current.chain().put(nodeKey(row.getLong("id")),
                     HEX.parseHex(row.getString("hash"))));
             H2Maps.moveRows(jdbc, "audit_checkpoint", "tree_size", row -> current.chain().put(CHECKPOINTS + row.getLong("tree_size"),
@@ -155,7 +155,7 @@ final class EmbeddedAuditStore implements AuditStore {
         catchUp(current);
         long seq = head.lastSeq + 1;
         AuditChain.Hashes hashes = chain.hashes(head.lastHash, seq, record);
-        current.chain().put(seq, fields(new StoredRecord(seq, record, head.lastHash, hashes.chainHash(),
+        current.chain().put(seq, packed(new StoredRecord(seq, record, head.lastHash, hashes.chainHash(),
                 Base64.getEncoder().encodeToString(hashes.leafHash()))));
         head.tree.append(hashes.leafHash(), (level, index, hash) -> current.chain().put(nodeKey(TreeNodes.key(level, index)), hash));
         head = head.movedTo(seq, hashes.chainHash());
@@ -191,7 +191,7 @@ final class EmbeddedAuditStore implements AuditStore {
                         + "leaves of the audit tree; GET /actuator/audit/verify shows where the chain is broken");
             }
             byte[] leaf = chain.hashes(stored.prevHash(), seq, stored.record()).leafHash();
-            current.chain().put(seq, fields(new StoredRecord(seq, stored.record(), stored.prevHash(), stored.hash(),
+            current.chain().put(seq, packed(new StoredRecord(seq, stored.record(), stored.prevHash(), stored.hash(),
                     Base64.getEncoder().encodeToString(leaf))));
             head.tree.append(leaf, (level, index, hash) -> current.chain().put(nodeKey(TreeNodes.key(level, index)), hash));
         }
@@ -467,7 +467,7 @@ final class EmbeddedAuditStore implements AuditStore {
         if (value == null) {
             return null;
         }
-        // Packed since session 29; a file written before holds the fields as an array.
+        // A record written by an earlier version is the array of its fields, unpacked.
         Object[] fields = value instanceof byte[] packed ? PackedFields.unpack(packed, FIELDS) : (Object[]) value;
         AuditRecord record = new AuditRecord((String) fields[0], AuditRecord.Kind.valueOf((String) fields[1]), (String) fields[2],
                 (String) fields[3], (String) fields[4], (String) fields[5], (String) fields[6], (String) fields[7],
@@ -478,7 +478,7 @@ final class EmbeddedAuditStore implements AuditStore {
     }
 
     /** A record as the chain keeps it: its {@value #FIELDS} fields, packed. */
-    private static byte[] fields(StoredRecord stored) {
+    private static byte[] packed(StoredRecord stored) {
         AuditRecord r = stored.record();
         return PackedFields.pack(r.recordId(), r.kind().name(), r.callId(), r.requestId(), r.upstreamRequestId(), r.user(), r.team(),
                 r.session(), r.responseId(), r.containerId(), r.model(), r.status(), r.code(), r.codeSha256(), r.outputs(),

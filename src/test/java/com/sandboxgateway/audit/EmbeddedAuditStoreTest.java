@@ -192,7 +192,7 @@ class EmbeddedAuditStoreTest {
             store.append(JdbcAuditStoreTest.execution("ci_" + i));
         }
         EmbeddedAuditStore.Maps maps = H2Maps.of(dataSource, EmbeddedAuditStore.Maps::open).orElseThrow().get();
-        Object[] fields = PackedFields.unpack((byte[]) maps.chain().get(3L), 23);
+        Object[] fields = PackedFields.unpack((byte[]) maps.chain().get(3L), EmbeddedAuditStore.FIELDS);
         fields[12] = "print('nothing to see')";
         maps.chain().put(3L, PackedFields.pack(fields));
 
@@ -210,10 +210,10 @@ class EmbeddedAuditStoreTest {
             store.append(i % 2 == 0 ? flagged("ci_" + i) : JdbcAuditStoreTest.execution("ci_" + i));
         }
         List<StoredRecord> before = all(store);
-        // As a version before session 29 kept them: each record an array of its fields.
+        // As an earlier version kept them: each record the array of its fields.
         EmbeddedAuditStore.Maps maps = H2Maps.of(dataSource, EmbeddedAuditStore.Maps::open).orElseThrow().get();
         for (long seq = 1; seq <= 6; seq++) {
-            maps.chain().put(seq, PackedFields.unpack((byte[]) maps.chain().get(seq), 23));
+            maps.chain().put(seq, PackedFields.unpack((byte[]) maps.chain().get(seq), EmbeddedAuditStore.FIELDS));
         }
 
         EmbeddedAuditStore restarted = AuditStores.embedded(dataSource);
