@@ -121,8 +121,7 @@ final class PackedFields {
                 case STRINGS -> {
                     String[] texts = new String[length()];
                     for (int i = 0; i < texts.length; i++) {
-                        at++;
-                        texts[i] = string();
+                        texts[i] = (String) field();
                     }
                     yield texts;
                 }
