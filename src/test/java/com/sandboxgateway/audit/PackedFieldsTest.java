@@ -9,9 +9,9 @@ class PackedFieldsTest {
 
     @Test
     void shouldUnpackWhatItPackedFieldByField() {
-        String long_ = "x".repeat(70_000) + "é";
+        String longText = "x".repeat(70_000) + "é";
         Object[] fields = {"rec-1", null, "ünïcödé ✓ 🐍", "", Boolean.TRUE, Boolean.FALSE, Long.MIN_VALUE, -1L, 1_765_000_000_000_000L,
-                new String[] {"env_access", "network"}, new String[0], long_, "a".repeat(127), "b".repeat(128), "c".repeat(16_384)};
+                new String[] {"env_access", "network"}, new String[0], longText, "a".repeat(127), "b".repeat(128), "c".repeat(16_384)};
 
         Object[] unpacked = PackedFields.unpack(PackedFields.pack(fields), fields.length);
 
