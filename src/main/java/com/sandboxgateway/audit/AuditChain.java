@@ -27,19 +27,19 @@ final class AuditChain {
 
     /** The record's chain hash after {@code previousHash}, and its leaf hash, from one serialization. */
     Hashes hashes(String previousHash, long seq, AuditRecord record) {
-        byte[] canonical = canonical(seq, record).getBytes(StandardCharsets.UTF_8);
+        byte[] canonical = canonical(seq, record);
         MessageDigest digest = Sha256.digest();
         digest.update(previousHash.getBytes(StandardCharsets.US_ASCII));
         return new Hashes(HexFormat.of().formatHex(digest.digest(canonical)), MerkleHash.leaf(canonical));
     }
 
-    /** The record's JSON form behind its sequence number: the same bytes on every replica and database. */
-    String canonical(long seq, AuditRecord record) {
+    /** The record's JSON form behind its sequence number, in UTF-8: the same bytes on every replica and database. */
+    byte[] canonical(long seq, AuditRecord record) {
         ObjectNode node = records.write(record);
         ObjectNode canonical = node.objectNode();
         canonical.put("seq", seq);
         canonical.setAll(node);
-        return records.toString(canonical);
+        return records.toBytes(canonical);
     }
 
     /** @param chainHash hex, linking to the record before; @param leafHash the record's leaf in the Merkle tree */

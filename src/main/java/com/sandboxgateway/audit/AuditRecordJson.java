@@ -69,6 +69,11 @@ final class AuditRecordJson {
         return json.writeValueAsString(node);
     }
 
+    /** The node's JSON in UTF-8: the bytes of {@link #toString}, without the string between. */
+    byte[] toBytes(ObjectNode node) {
+        return json.writeValueAsBytes(node);
+    }
+
     JsonNode parse(String line) {
         return json.readTree(line);
     }

@@ -46,8 +46,13 @@ final class EmbeddedAuditStore implements AuditStore {
     /** Checkpoints are kept under this plus their tree size: below every node's key ({@link #nodeKey}). */
     private static final long CHECKPOINTS = Long.MIN_VALUE;
     private static final long CHECKPOINTS_END = Long.MIN_VALUE / 2;
-    /** The index's key of the last record whose entries are all made. */
+    /** The index's key of a record up to which every entry is made: a start makes those of the records after it. */
     private static final String INDEXED = "indexed";
+    /**
+     * Appends move {@link #INDEXED} once every this many records, not each time: a start then makes again the entries of
+     * at most this many, which are there already unless a crash lost them (making one again changes nothing).
+     */
+    private static final int INDEXED_EVERY = 256;
     /** The tags of the filters by user, team, session, container and code hash ({@link #forEachValue}). */
     private static final List<String> VALUE_TAGS = List.of("u", "t", "s", "x", "h");
     private static final HexFormat HEX = HexFormat.of();
@@ -161,7 +166,9 @@ final class EmbeddedAuditStore implements AuditStore {
         head = head.movedTo(seq, hashes.chainHash());
         current.chain().put(HEAD, head.fields());
         index(current, seq, record);
-        current.index().put(INDEXED, seq);
+        if (seq % INDEXED_EVERY == 0) {
+            current.index().put(INDEXED, seq);
+        }
         maps.written();
         return true;
     }

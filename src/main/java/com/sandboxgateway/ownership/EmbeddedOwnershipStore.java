@@ -77,7 +77,8 @@ final class EmbeddedOwnershipStore implements OwnershipStore {
         Maps current = maps.get();
         Instant now = clock.instant();
         for (Created object : objects) {
-            if (!current.owned().containsKey(object.id())) {
+            // Only a reaped kind writes something before its record (put): the others' putIfAbsent is the look.
+            if (!object.kind().isReaped() || !current.owned().containsKey(object.id())) {
                 put(current, object.id(), new Entry(object.kind(), owner.user(), owner.team(), object.parentId(), now,
                         object.expiresAt(), null, null));
             }

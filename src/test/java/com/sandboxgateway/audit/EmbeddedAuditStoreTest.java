@@ -161,6 +161,26 @@ class EmbeddedAuditStoreTest {
     }
 
     @Test
+    void shouldMakeAgainAtStartTheEntriesOfTheRecordsAppendedSinceTheIndexLastMarkedItsProgress() {
+        DataSource dataSource = AuditStores.h2();
+        EmbeddedAuditStore store = AuditStores.embedded(dataSource);
+        for (int i = 0; i < 300; i++) {
+            store.append(JdbcAuditStoreTest.execution("ci_" + i));
+        }
+        EmbeddedAuditStore.Maps maps = H2Maps.of(dataSource, EmbeddedAuditStore.Maps::open).orElseThrow().get();
+        assertThat(maps.index().get("indexed")).as("marked every 256 appends").isEqualTo(256L);
+        // A crash lost every entry the index had made since.
+        maps.index().entrySet().stream().filter(entry -> entry.getValue() > 256).map(Map.Entry::getKey).toList()
+                .forEach(maps.index()::remove);
+
+        EmbeddedAuditStore restarted = AuditStores.embedded(dataSource);
+
+        assertThat(restarted.holdsCall("ci_299")).isTrue();
+        assertThat(restarted.query(query(q -> q.withUser("alice").withLimit(500)))).hasSize(300);
+        assertThat(maps.index().get("indexed")).isEqualTo(300L);
+    }
+
+    @Test
     void shouldHaveEachAppendInTheFileAtOnceWhereH2WritesEachCommitAtOnce(@TempDir Path running, @TempDir Path copy)
             throws Exception {
         DataSource dataSource = AuditStores.h2File(running, ";WRITE_DELAY=0");
