@@ -135,14 +135,9 @@ class EmbeddedAuditStoreTest {
     @Test
     void shouldStartCleanlyFromWhatACrashLeaves() {
         DataSource dataSource = AuditStores.h2();
-        EmbeddedAuditStore store = AuditStores.embedded(dataSource);
-        for (int i = 0; i < 10; i++) {
-            store.append(JdbcAuditStoreTest.execution("ci_" + i));
-        }
-        EmbeddedAuditStore.Maps maps = H2Maps.of(dataSource, EmbeddedAuditStore.Maps::open).orElseThrow().get();
+        EmbeddedAuditStore.Maps maps = executionsAppended(dataSource, 10);
         // The index was written at a moment before the chain: it lacks the entries of records 9 and 10.
-        maps.index().entrySet().stream().filter(entry -> entry.getValue() >= 9).map(Map.Entry::getKey).toList()
-                .forEach(maps.index()::remove);
+        removeEntriesAfter(maps, 8);
         maps.index().put("indexed", 8L);
         // An append cut short after its record: the head stayed at 10, the record at 11 and an entry of its call are there.
         maps.chain().put(11L, maps.chain().get(10L));
@@ -163,15 +158,10 @@ class EmbeddedAuditStoreTest {
     @Test
     void shouldMakeAgainAtStartTheEntriesOfTheRecordsAppendedSinceTheIndexLastMarkedItsProgress() {
         DataSource dataSource = AuditStores.h2();
-        EmbeddedAuditStore store = AuditStores.embedded(dataSource);
-        for (int i = 0; i < 300; i++) {
-            store.append(JdbcAuditStoreTest.execution("ci_" + i));
-        }
-        EmbeddedAuditStore.Maps maps = H2Maps.of(dataSource, EmbeddedAuditStore.Maps::open).orElseThrow().get();
+        EmbeddedAuditStore.Maps maps = executionsAppended(dataSource, 300);
         assertThat(maps.index().get("indexed")).as("marked every 256 appends").isEqualTo(256L);
         // A crash lost every entry the index had made since.
-        maps.index().entrySet().stream().filter(entry -> entry.getValue() > 256).map(Map.Entry::getKey).toList()
-                .forEach(maps.index()::remove);
+        removeEntriesAfter(maps, 256);
 
         EmbeddedAuditStore restarted = AuditStores.embedded(dataSource);
 
@@ -258,6 +248,21 @@ class EmbeddedAuditStoreTest {
         List<StoredRecord> records = new ArrayList<>();
         store.forEach(query(q -> q), records::add);
         return records;
+    }
+
+    /** The maps of a store started on {@code dataSource} that then appended {@code count} executions. */
+    private static EmbeddedAuditStore.Maps executionsAppended(DataSource dataSource, int count) {
+        EmbeddedAuditStore store = AuditStores.embedded(dataSource);
+        for (int i = 0; i < count; i++) {
+            store.append(JdbcAuditStoreTest.execution("ci_" + i));
+        }
+        return H2Maps.of(dataSource, EmbeddedAuditStore.Maps::open).orElseThrow().get();
+    }
+
+    /** Removes the index's entries of the records after {@code seq}, as a crash that lost them would. */
+    private static void removeEntriesAfter(EmbeddedAuditStore.Maps maps, long seq) {
+        maps.index().entrySet().stream().filter(entry -> entry.getValue() > seq).map(Map.Entry::getKey).toList()
+                .forEach(maps.index()::remove);
     }
 
     private static AuditQuery query(Function<Query, Query> build) {
