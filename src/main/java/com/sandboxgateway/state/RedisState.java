@@ -46,8 +46,8 @@ public final class RedisState implements AutoCloseable {
         uri.setTimeout(timeout);
         // Without Lettuce's own latency histograms per command: nothing reads them (the gateway's meters are
         // Micrometer's), and recording each command cost 0.3 % of the CPU (bench/README.md, session 31).
-        this.client = RedisClient.create(DefaultClientResources.builder().commandLatencyRecorder(CommandLatencyRecorder.disabled())
-                .build(), uri);
+        this.client = RedisClient.create(
+                DefaultClientResources.builder().commandLatencyRecorder(CommandLatencyRecorder.disabled()).build(), uri);
         client.setOptions(ClientOptions.builder()
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .timeoutOptions(TimeoutOptions.enabled(timeout))

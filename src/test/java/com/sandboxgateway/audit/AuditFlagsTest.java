@@ -80,11 +80,10 @@ class AuditFlagsTest {
     void shouldHashARecordWithoutFlagsExactlyAsBeforeFlagsExisted() {
         AuditRecord unflagged = flagged("analytics", List.of());
 
-        String canonical = new String(new AuditChain(JSON).canonical(7, unflagged), StandardCharsets.UTF_8);
+        String canonical = canonical(unflagged);
 
         assertThat(canonical).doesNotContain("flags").endsWith("\"created_at\":\"" + unflagged.createdAt() + "\"}");
-        assertThat(new String(new AuditChain(JSON).canonical(7, flagged("analytics", List.of("env_access"))), StandardCharsets.UTF_8))
-                .endsWith("\"flags\":[\"env_access\"]}");
+        assertThat(canonical(flagged("analytics", List.of("env_access")))).endsWith("\"flags\":[\"env_access\"]}");
     }
 
     @Test
@@ -108,5 +107,9 @@ class AuditFlagsTest {
 
     private static AuditQuery query(String team, String flag) {
         return new AuditQuery(null, team, null, null, null, null, null, flag, null, 100);
+    }
+
+    private static String canonical(AuditRecord record) {
+        return new String(new AuditChain(JSON).canonical(7, record), StandardCharsets.UTF_8);
     }
 }
