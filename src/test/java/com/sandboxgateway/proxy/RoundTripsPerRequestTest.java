@@ -22,6 +22,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.sql.DataSource;
@@ -225,10 +226,11 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
      * reservation), and one script after it, moving every counter the answer touched.
      */
     private static void admittedAndSettledOnce(SoftAssertions soft, Counted counted) {
-        soft.assertThat(counted.beforeUpstream()).as("Redis commands before the upstream answered").singleElement()
-                .satisfies(RoundTripsPerRequestTest::isAdmission);
-        soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").singleElement()
-                .satisfies(command -> assertThat(command).startsWith("\"EVALSHA\"").doesNotContain("bucket:"));
+        // hasSize, not singleElement: under soft assertions a failed singleElement gives null, and the report is lost.
+        soft.assertThat(counted.beforeUpstream()).as("Redis commands before the upstream answered").hasSize(1)
+                .allSatisfy(RoundTripsPerRequestTest::isAdmission);
+        soft.assertThat(counted.afterUpstream()).as("Redis commands after the upstream answered").hasSize(1)
+                .allSatisfy(command -> assertThat(command).startsWith("\"EVALSHA\"").doesNotContain("bucket:"));
     }
 
     /** What one request cost, its Redis commands split where the upstream answered. */
@@ -247,8 +249,9 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
         } finally {
             markUpstreamAnswers.set(false);
         }
-        List<String> commands = redis.commandsUntilQuiet();
-        int marker = commands.indexOf("\"ECHO\" \"" + UPSTREAM_ANSWERS + "\"");
+        String answered = "\"ECHO\" \"" + UPSTREAM_ANSWERS + "\"";
+        List<String> commands = redis.commandsUntilQuietAfter(answered);
+        int marker = commands.indexOf(answered);
         assertThat(marker).as("the upstream's marker among %s", commands).isNotNegative();
         return new Counted(answer.statusCode(), jdbc.counts(), postgres.syncs(), commands.subList(0, marker),
                 commands.subList(marker + 1, commands.size()));
@@ -364,6 +367,19 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
                 Thread.sleep(300);
             }
             return List.copyOf(commands);
+        }
+
+        /**
+         * As {@link #commandsUntilQuiet}, once some command follows {@code marker} (or after 10 s): a stream's counters
+         * settle after its last event is flushed, which the client may have read already.
+         */
+        List<String> commandsUntilQuietAfter(String marker) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            List<String> seen = commandsUntilQuiet();
+            while (seen.lastIndexOf(marker) >= seen.size() - 1 && System.nanoTime() < deadline) {
+                seen = commandsUntilQuiet();
+            }
+            return seen;
         }
 
         @Override
