@@ -376,10 +376,15 @@ class RoundTripsPerRequestTest extends GatewayIntegrationTest {
         List<String> commandsUntilQuietAfter(String marker) throws InterruptedException {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             List<String> seen = commandsUntilQuiet();
-            while (seen.lastIndexOf(marker) >= seen.size() - 1 && System.nanoTime() < deadline) {
+            while (!followed(seen, marker) && System.nanoTime() < deadline) {
                 seen = commandsUntilQuiet();
             }
             return seen;
+        }
+
+        private static boolean followed(List<String> commands, String marker) {
+            int at = commands.indexOf(marker);
+            return at >= 0 && at < commands.size() - 1;
         }
 
         @Override
