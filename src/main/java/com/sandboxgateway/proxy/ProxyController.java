@@ -18,10 +18,9 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
-import org.springframework.stereotype.Controller;
+import org.springframework.stereotype.Component;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
-import org.springframework.web.bind.annotation.RequestMapping;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.api.GatewayException;
@@ -51,9 +50,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@code /v1} surface. Every request takes the same one-way path: authenticate, match a route,
- * run the policy chain, call the upstream, relay the answer through the inspectors.
+ * run the policy chain, call the upstream, relay the answer through the inspectors. Served by a servlet of its own
+ * ({@link ProxyServletConfiguration}), since it takes the raw request and answer.
  */
-@Controller
+@Component
 class ProxyController {
 
     private static final Logger log = LoggerFactory.getLogger(ProxyController.class);
@@ -100,7 +100,6 @@ class ProxyController {
         this.tracing = tracing;
     }
 
-    @RequestMapping("/v1/**")
     void handle(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String requestId = RequestIds.next();
         response.setHeader(GatewayHeaders.REQUEST_ID, requestId);

@@ -80,6 +80,10 @@ class PrometheusScrapeTest extends GatewayIntegrationTest {
                 .as("the code block, two refusals, the blocked finding and the sanitized upload").isEqualTo(5);
         assertThat(after.sum("gateway_audit_spool_depth", Map.of())).isZero();
         assertThat(after.delta(before, "gateway_upstream_latency_seconds_count", Map.of("route", "responses_create"))).isEqualTo(1);
+        assertThat(after.delta(before, "http_server_requests_seconds_count", Map.of("uri", "/v1/**")))
+                .as("the server's own timer, by the pattern of the /v1 routes").isEqualTo(4);
+        assertThat(after.delta(before, "http_server_requests_seconds_count", Map.of("uri", "/v1/**", "method", "POST", "status", "403")))
+                .isEqualTo(1);
         assertThat(after.text()).contains("gateway_upstream_latency_seconds_bucket{", "resilience4j_circuitbreaker_state{",
                 "jvm_memory_used_bytes{");
     }

@@ -7,13 +7,8 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -25,14 +20,9 @@ import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
-import org.springframework.context.annotation.Bean;
-import org.springframework.http.MediaType;
-import org.springframework.test.context.bean.override.mockito.MockitoBean;
-import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.util.unit.DataSize;
 
 import com.sandboxgateway.api.ErrorCode;
 import com.sandboxgateway.auth.ApiKeyAuthenticator;
@@ -50,32 +40,30 @@ import com.sandboxgateway.upstream.UpstreamClient;
 import com.sandboxgateway.upstream.UpstreamRequest;
 import com.sandboxgateway.upstream.UpstreamResponse;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The {@code /v1} controller alone: a real policy chain whose one step says what the test scripts, the upstream,
- * the key check and tracing as test doubles. What the client sees of a refusal and of a forwarded call.
+ * The {@code /v1} controller alone, without Spring: a real policy chain whose one step says what the test scripts, the
+ * upstream, the key check and tracing as test doubles. What the client sees of a refusal and of a forwarded call.
  */
-@WebMvcTest(ProxyController.class)
 class ProxyControllerTest {
 
     private static final String KEY = "Bearer sk-gw-test";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    @Autowired
-    private MockMvc mvc;
-    @Autowired
-    private ScriptedStep step;
-    @MockitoBean
-    private ApiKeyAuthenticator authenticator;
-    @MockitoBean
-    private UpstreamClient upstream;
-    @MockitoBean
-    private RequestTracing tracing;
+    private final ScriptedStep step = new ScriptedStep();
+    private final ApiKeyAuthenticator authenticator = mock(ApiKeyAuthenticator.class);
+    private final UpstreamClient upstream = mock(UpstreamClient.class);
+    private final RequestTracing tracing = mock(RequestTracing.class);
+    private final ProxyController controller = new ProxyController(authenticator,
+            new PolicyChain(List.of(OnRoutes.always(step)), List.of(), List.of(), ChainObserver.NONE, Exchanges.WITHOUT_TRANSACTIONS),
+            upstream, JSON, new ProxyProperties(DataSize.ofMegabytes(64), null), event -> { }, Clock.systemUTC(),
+            new SimpleMeterRegistry(), new MetricsProperties(false), tracing);
 
     @BeforeEach
     void aliceCallsWithAKeyAndNothingIsTraced() {
-        step.next = Decision.PROCEED;
         when(authenticator.require(KEY)).thenReturn(Exchanges.ALICE);
         when(tracing.upstreamCall(any())).thenReturn(mock(RequestTracing.UpstreamCall.class));
     }
@@ -84,16 +72,17 @@ class ProxyControllerTest {
     void shouldAnswerARefusalInOpenAisErrorShapeWithItsStatusParamAndRetryHints() throws Exception {
         step.next = Decision.reject(ErrorCode.RATE_LIMIT_EXCEEDED, "Slow down.", "model").retryAfter(Duration.ofMillis(2500));
 
-        mvc.perform(post("/v1/responses").header("Authorization", KEY).contentType(MediaType.APPLICATION_JSON)
-                        .content("{\"model\":\"gpt-5\",\"input\":\"hi\"}"))
-                .andExpect(status().isTooManyRequests())
-                .andExpect(header().string("Retry-After", "2"))
-                .andExpect(header().string("x-should-retry", "true"))
-                .andExpect(header().exists("x-request-id"))
-                .andExpect(jsonPath("$.error.message").value("Slow down."))
-                .andExpect(jsonPath("$.error.type").value("rate_limit_error"))
-                .andExpect(jsonPath("$.error.param").value("model"))
-                .andExpect(jsonPath("$.error.code").value("rate_limit_exceeded"));
+        MockHttpServletResponse response = handle(createResponse());
+
+        assertThat(response.getStatus()).isEqualTo(429);
+        assertThat(response.getHeader("Retry-After")).isEqualTo("2");
+        assertThat(response.getHeader("x-should-retry")).isEqualTo("true");
+        assertThat(response.getHeader("x-request-id")).isNotBlank();
+        JsonNode error = JSON.readTree(response.getContentAsByteArray()).path("error");
+        assertThat(error.path("message").asString()).isEqualTo("Slow down.");
+        assertThat(error.path("type").asString()).isEqualTo("rate_limit_error");
+        assertThat(error.path("param").asString()).isEqualTo("model");
+        assertThat(error.path("code").asString()).isEqualTo("rate_limit_exceeded");
         verifyNoInteractions(upstream);
     }
 
@@ -101,13 +90,14 @@ class ProxyControllerTest {
     void shouldTellTheClientNotToRetryAPolicyRefusal() throws Exception {
         step.next = Decision.reject(ErrorCode.SECRET_DETECTED, "A credential was found.", "input");
 
-        mvc.perform(post("/v1/responses").header("Authorization", KEY).contentType(MediaType.APPLICATION_JSON)
-                        .content("{\"model\":\"gpt-5\",\"input\":\"hi\"}"))
-                .andExpect(status().isBadRequest())
-                .andExpect(header().doesNotExist("Retry-After"))
-                .andExpect(header().string("x-should-retry", "false"))
-                .andExpect(jsonPath("$.error.code").value("secret_detected"))
-                .andExpect(jsonPath("$.error.param").value("input"));
+        MockHttpServletResponse response = handle(createResponse());
+
+        assertThat(response.getStatus()).isEqualTo(400);
+        assertThat(response.getHeader("Retry-After")).isNull();
+        assertThat(response.getHeader("x-should-retry")).isEqualTo("false");
+        JsonNode error = JSON.readTree(response.getContentAsByteArray()).path("error");
+        assertThat(error.path("code").asString()).isEqualTo("secret_detected");
+        assertThat(error.path("param").asString()).isEqualTo("input");
         verifyNoInteractions(upstream);
     }
 
@@ -117,12 +107,15 @@ class ProxyControllerTest {
         answer.addHeader("x-request-id", "req_upstream_1");
         answer.setEntity(new StringEntity("{\"object\":\"list\",\"data\":[]}", ContentType.APPLICATION_JSON));
         when(upstream.send(any())).thenReturn(new UpstreamResponse(new HttpGet("/v1/files"), answer));
+        MockHttpServletRequest request = new MockHttpServletRequest("GET", "/v1/files");
+        request.setQueryString("limit=2");
+        request.addHeader("Authorization", KEY);
 
-        mvc.perform(get("/v1/files?limit=2").header("Authorization", KEY))
-                .andExpect(status().isOk())
-                .andExpect(header().string("x-upstream-request-id", "req_upstream_1"))
-                .andExpect(content().json("{\"object\":\"list\",\"data\":[]}"));
+        MockHttpServletResponse response = handle(request);
 
+        assertThat(response.getStatus()).isEqualTo(200);
+        assertThat(response.getHeader("x-upstream-request-id")).isEqualTo("req_upstream_1");
+        assertThat(JSON.readTree(response.getContentAsByteArray())).isEqualTo(JSON.readTree("{\"object\":\"list\",\"data\":[]}"));
         ArgumentCaptor<UpstreamRequest> sent = ArgumentCaptor.forClass(UpstreamRequest.class);
         verify(upstream).send(sent.capture());
         assertThat(sent.getValue().method()).isEqualTo("GET");
@@ -135,13 +128,29 @@ class ProxyControllerTest {
     @Test
     void shouldRefuseAnUnknownKeyBeforeAnyStepRuns() throws Exception {
         when(authenticator.require(eq("Bearer sk-wrong"))).thenThrow(new InvalidCredentialsException("The key is not known."));
-        step.seen = null;
+        MockHttpServletRequest request = new MockHttpServletRequest("GET", "/v1/files");
+        request.addHeader("Authorization", "Bearer sk-wrong");
 
-        mvc.perform(get("/v1/files").header("Authorization", "Bearer sk-wrong"))
-                .andExpect(status().isUnauthorized())
-                .andExpect(jsonPath("$.error.code").value("invalid_api_key"));
+        MockHttpServletResponse response = handle(request);
+
+        assertThat(response.getStatus()).isEqualTo(401);
+        assertThat(JSON.readTree(response.getContentAsByteArray()).path("error").path("code").asString()).isEqualTo("invalid_api_key");
         assertThat(step.seen).isNull();
         verifyNoInteractions(upstream);
+    }
+
+    private static MockHttpServletRequest createResponse() {
+        MockHttpServletRequest request = new MockHttpServletRequest("POST", "/v1/responses");
+        request.addHeader("Authorization", KEY);
+        request.setContentType("application/json");
+        request.setContent("{\"model\":\"gpt-5\",\"input\":\"hi\"}".getBytes(StandardCharsets.UTF_8));
+        return request;
+    }
+
+    private MockHttpServletResponse handle(MockHttpServletRequest request) throws Exception {
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        controller.handle(request, response);
+        return response;
     }
 
     /** The chain's one step: decides what the test set, and keeps the exchange it saw. */
@@ -154,33 +163,6 @@ class ProxyControllerTest {
         public Decision apply(Exchange exchange) {
             seen = exchange;
             return next;
-        }
-    }
-
-    /** What the slice lacks of the gateway: the controller's settings, a chain around the scripted step, a clock, a registry. */
-    @TestConfiguration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({ProxyProperties.class, MetricsProperties.class})
-    static class Chain {
-
-        @Bean
-        ScriptedStep scriptedStep() {
-            return new ScriptedStep();
-        }
-
-        @Bean
-        PolicyChain policyChain(ScriptedStep step) {
-            return new PolicyChain(List.of(OnRoutes.always(step)), List.of(), List.of(), ChainObserver.NONE,
-                    Exchanges.WITHOUT_TRANSACTIONS);
-        }
-
-        @Bean
-        Clock clock() {
-            return Clock.systemUTC();
-        }
-
-        @Bean
-        MeterRegistry meterRegistry() {
-            return new SimpleMeterRegistry();
         }
     }
 }
