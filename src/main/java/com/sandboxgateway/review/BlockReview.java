@@ -42,6 +42,14 @@ final class BlockReview {
     private final Set<Integer> claimedSinks = new HashSet<>();
     /** The literal code this block runs with {@code exec} and friends. */
     private final List<BlockReview> nested = new ArrayList<>();
+    private final Texts shellTexts;
+    private final Texts magicTexts;
+    private final Texts literalTexts;
+    private final Texts pathTexts;
+    /** Whether the block has a {@code for} or {@code while}: most have none, and then no loop needs a look. */
+    private final boolean loops;
+    /** Whether a string stands beside a {@code *} ({@code 'x' * n}, {@code n * b'\0'}): else no repeated string needs a look. */
+    private final boolean repeats;
 
     BlockReview(PythonSource source, CodeRules rules) {
         this(source, rules, rules.aliases(), 0, new HashSet<>());
@@ -84,13 +92,25 @@ final class BlockReview {
                 }
             }
         }
-        for (PythonToken token : tokens) {
+        boolean loop = false;
+        boolean repeat = false;
+        for (int i = 0; i < tokens.size(); i++) {
+            PythonToken token = tokens.get(i);
             if (token.kind() == Kind.STRING) {
                 literals.add(token.text());
+                repeat |= i + 1 < tokens.size() && tokens.get(i + 1).isOp("*") || i > 0 && tokens.get(i - 1).isOp("*");
+            } else if (token.kind() == Kind.NAME) {
+                loop |= token.text().equals("for") || token.text().equals("while");
             }
         }
+        this.loops = loop;
+        this.repeats = repeat;
         literals.addAll(shell);
         literals.addAll(magics);
+        this.shellTexts = new Texts(shell);
+        this.magicTexts = new Texts(magics);
+        this.literalTexts = new Texts(literals);
+        this.pathTexts = new Texts(paths);
     }
 
     void check(FlagRule flag, ReportedFlags found) {
@@ -103,10 +123,10 @@ final class BlockReview {
                 }
             }
         }
-        texts(flag, flag.shell(), shell, found);
-        texts(flag, flag.magics(), magics, found);
-        texts(flag, flag.literals(), literals, found);
-        texts(flag, flag.pathArgs(), paths, found);
+        texts(flag, flag.shell(), shellTexts, found);
+        texts(flag, flag.magics(), magicTexts, found);
+        texts(flag, flag.literals(), literalTexts, found);
+        texts(flag, flag.pathArgs(), pathTexts, found);
         for (String path : paths) {
             String host = flag.urlArgs() ? HostTarget.ofUrl(path) : null;
             if (host != null) {
@@ -123,7 +143,7 @@ final class BlockReview {
         if (flag.minSize() > 0) {
             sizes(flag, found);
         }
-        if (flag.loopMinIterations() > 0) {
+        if (flag.loopMinIterations() > 0 && loops) {
             loops(flag, found);
         }
         for (BlockReview code : nested) {
@@ -144,14 +164,14 @@ final class BlockReview {
         return variable == null ? null : PythonToken.unescape(variable);
     }
 
-    private void texts(FlagRule flag, List<TextPattern> patterns, List<String> texts, ReportedFlags found) {
-        if (texts.isEmpty() || patterns.isEmpty()) {
-            return;
-        }
+    private void texts(FlagRule flag, List<TextPattern> patterns, Texts texts, ReportedFlags found) {
         for (TextPattern pattern : patterns) {
+            if (!texts.mayHold(pattern)) {
+                continue;
+            }
             // One matcher per pattern, made for the first text that may hold a match and reset for the others.
             Matcher matcher = null;
-            for (String text : texts) {
+            for (String text : texts.each()) {
                 if (!pattern.mayOccurIn(text)) {
                     continue;
                 }
@@ -231,7 +251,7 @@ final class BlockReview {
                 found.add(flag.name(), null);
             }
         }
-        for (int i = 0; i + 2 < tokens.size(); i++) {
+        for (int i = 0; repeats && i + 2 < tokens.size(); i++) {
             if (tokens.get(i).kind() == Kind.STRING && tokens.get(i + 1).isOp("*")
                     && ConstantSize.valueAt(tokens, i + 2) >= flag.minSize()) {
                 found.add(flag.name(), null);
@@ -376,6 +396,21 @@ final class BlockReview {
             if (literal != null && !literal.isEmpty()) {
                 paths.add(literal);
             }
+        }
+    }
+
+    /**
+     * The texts of one kind that patterns look at, and all of them joined: a pattern's plain text missing from the
+     * join is in none of them, so one search of the join replaces one per text for nearly every pattern.
+     */
+    private record Texts(List<String> each, String joined) {
+
+        Texts(List<String> each) {
+            this(each, String.join("\n", each));
+        }
+
+        boolean mayHold(TextPattern pattern) {
+            return !each.isEmpty() && pattern.mayOccurIn(joined);
         }
     }
 
