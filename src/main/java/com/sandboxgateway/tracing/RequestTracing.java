@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 import com.sandboxgateway.api.ErrorCode;
@@ -34,19 +35,22 @@ import tools.jackson.databind.JsonNode;
  * to OpenAI ({@code chat <model>} for a response, with the GenAI attributes), and under it a span per
  * executed code block ({@code execute_tool code_interpreter}) and hosted shell call ({@code execute_tool shell},
  * from its {@code shell_call} to its {@code shell_call_output}). The server span gets the gateway's facts
- * when the exchange ends. With tracing off, spans are not recorded and this costs a few look-ups.
+ * when the exchange ends. With tracing off, spans are neither recorded nor looked up.
  */
 @Component
 public final class RequestTracing implements ChainObserver, ResponseInspector {
 
     private final Tracer tracer;
     private final Clock clock;
+    /** Whether spans may be recorded at all: with tracing off none is ({@link TracingConfiguration}), so none is looked up. */
+    private final boolean tracing;
     /** Per exchange in flight: its client span, open code-block and shell-call spans and executed count. */
     private final Map<Exchange, Calls> calls = new ConcurrentHashMap<>();
 
-    RequestTracing(Tracer tracer, Clock clock) {
+    RequestTracing(Tracer tracer, Clock clock, @Value("${management.tracing.export.enabled:true}") boolean tracing) {
         this.tracer = tracer;
         this.clock = clock;
+        this.tracing = tracing;
     }
 
     @Override
@@ -74,11 +78,15 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
     }
 
     /**
-     * The request's server span, or {@code null} when it is not recorded: tracing is off (every span is a no-op)
-     * or this trace was not sampled. Then no child span is made either, and a request costs this look-up per
-     * stage; nothing a no-op span would have carried is seen anywhere (no export, no exemplar, no audit trace id).
+     * The request's server span, or {@code null} when it is not recorded: tracing is off (every span is a no-op, so
+     * not even looked up) or this trace was not sampled. Then no child span is made either, and a request costs at
+     * most this look-up per stage; nothing a no-op span would have carried is seen anywhere (no export, no exemplar, no
+     * audit trace id).
      */
     private Span recordedRequest() {
+        if (!tracing) {
+            return null;
+        }
         Span span = tracer.currentSpan();
         return span == null || span.isNoop() ? null : span;
     }
