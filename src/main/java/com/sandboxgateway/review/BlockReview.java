@@ -251,7 +251,10 @@ final class BlockReview {
                 found.add(flag.name(), null);
             }
         }
-        for (int i = 0; repeats && i + 2 < tokens.size(); i++) {
+        if (!repeats) {
+            return;
+        }
+        for (int i = 0; i + 2 < tokens.size(); i++) {
             if (tokens.get(i).kind() == Kind.STRING && tokens.get(i + 1).isOp("*")
                     && ConstantSize.valueAt(tokens, i + 2) >= flag.minSize()) {
                 found.add(flag.name(), null);
