@@ -21,7 +21,7 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
 class ProxyServletConfiguration {
 
     /** The route the {@code http.server.requests} meter and the server span name, as Spring MVC named it. */
-    static final String ROUTES = "/v1/**";
+    private static final String ROUTES = "/v1/**";
 
     @Bean
     ServletRegistrationBean<HttpServlet> openAiSurface(ProxyController controller) {

@@ -29,11 +29,11 @@ final class CodeModel {
             "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
             "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with",
             "yield");
-    /*
-     * Every call with arguments is compared with the two lists below, and its resolved name is a string made for it:
-     * a set would hash it first, where a few comparisons of strings that mostly differ in length cost less.
+    /**
+     * Calls that return the module a literal names: {@code __import__("os").system} is {@code os.system}. A list, as is
+     * the next: every call's resolved name, a string made for it, meets both, and a set would hash it first where a few
+     * comparisons of strings that mostly differ in length cost less.
      */
-    /** Calls that return the module a literal names: {@code __import__("os").system} is {@code os.system}. */
     private static final List<String> IMPORT_CALLS = List.of("__import__", "builtins.__import__", "importlib.import_module");
     /** Calls that look up an attribute a literal names: {@code getattr(os, "system")} is {@code os.system}. */
     private static final List<String> GETATTR_CALLS = List.of("getattr", "builtins.getattr");

@@ -47,7 +47,7 @@ public final class RequestTracing implements ChainObserver, ResponseInspector {
     /** Per exchange in flight: its client span, open code-block and shell-call spans and executed count. */
     private final Map<Exchange, Calls> calls = new ConcurrentHashMap<>();
 
-    RequestTracing(Tracer tracer, Clock clock, @Value("${management.tracing.export.enabled:true}") boolean tracing) {
+    RequestTracing(Tracer tracer, Clock clock, @Value("${" + TracingConfiguration.ENABLED + ":true}") boolean tracing) {
         this.tracer = tracer;
         this.clock = clock;
         this.tracing = tracing;

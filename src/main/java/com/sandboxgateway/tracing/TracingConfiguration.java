@@ -14,8 +14,11 @@ import io.opentelemetry.sdk.trace.samplers.Sampler;
 @Configuration(proxyBeanMethods = false)
 class TracingConfiguration {
 
+    /** The one setting that turns tracing on or off; {@link RequestTracing} reads it too. */
+    static final String ENABLED = "management.tracing.export.enabled";
+
     @Bean
-    @ConditionalOnProperty(name = "management.tracing.export.enabled", havingValue = "false")
+    @ConditionalOnProperty(name = ENABLED, havingValue = "false")
     Sampler tracingOff() {
         return Sampler.alwaysOff();
     }
